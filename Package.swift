@@ -1,0 +1,41 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "kvstore",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "KVStore", targets: ["KVStore"]),
+        .library(name: "LMDB", targets: ["LMDB"]),
+        .executable(name: "kvstore", targets: ["kvstore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
+        ),
+        .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strict),
+        .target(name: "KVStore", dependencies: ["LMDB"], swiftSettings: strict),
+        .executableTarget(
+            name: "kvstore",
+            dependencies: [
+                "KVStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/kvstore",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB"], swiftSettings: strict),
+        .testTarget(name: "KVStoreTests", dependencies: ["KVStore"], swiftSettings: strict),
+        .testTarget(name: "KVStoreCLITests", dependencies: ["kvstore", "KVStore"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

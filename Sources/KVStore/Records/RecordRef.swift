@@ -1,0 +1,96 @@
+/// The address of a record: its kind and its id, written `kind/id`.
+///
+/// ```swift
+/// let ref = try RecordRef("invoice/2024-001")
+/// ref.kind   // "invoice"
+/// ref.id     // "2024-001"
+/// ```
+///
+/// Rules, checked on creation:
+/// - a kind is 1 to ``maxKindLength`` characters of ASCII letters, digits, `_`, `-` and `.`,
+///   starting with a letter or `_`;
+/// - an id is non-empty UTF-8 without control characters (it may contain `/`: a `kind/id` string
+///   splits at its first `/`);
+/// - `kind`, one separator byte and `id` together fit LMDB's key limit (``maxKeyLength`` bytes).
+public struct RecordRef: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The kind: which group of records this one belongs to.
+    public let kind: String
+    /// The id, unique within the kind.
+    public let id: String
+
+    /// LMDB's default maximum key size, in bytes, for a record key (`kind`, 0x00, `id`).
+    public static let maxKeyLength = 511
+    /// The longest kind name, in bytes.
+    public static let maxKindLength = 64
+
+    /// Creates a reference from its kind and id, validating both.
+    /// - Throws: ``RecordRefError`` naming what is wrong.
+    public init(kind: String, id: String) throws(RecordRefError) {
+        try Self.validate(kind: kind)
+        try Self.validate(id: id, kind: kind)
+        self.kind = kind
+        self.id = id
+    }
+
+    /// Parses `kind/id`.
+    /// - Throws: ``RecordRefError`` when there is no `/`, or the kind or id is invalid.
+    public init(_ text: String) throws(RecordRefError) {
+        guard let slash = text.firstIndex(of: "/") else {
+            throw RecordRefError(ref: text, problem: "a record reference is KIND/ID, with a '/'")
+        }
+        try self.init(kind: String(text[..<slash]), id: String(text[text.index(after: slash)...]))
+    }
+
+    /// `kind/id`.
+    public var description: String { "\(kind)/\(id)" }
+
+    public static func < (lhs: RecordRef, rhs: RecordRef) -> Bool {
+        if lhs.kind != rhs.kind { return Array(lhs.kind.utf8).lexicographicallyPrecedes(rhs.kind.utf8) }
+        return Array(lhs.id.utf8).lexicographicallyPrecedes(rhs.id.utf8)
+    }
+
+    /// Checks a kind name on its own (used for `value(forKeyPath:ofKind:)` and enumeration).
+    public static func validate(kind: String) throws(RecordRefError) {
+        if kind.isEmpty { throw RecordRefError(ref: "/", problem: "the kind is empty") }
+        let bytes = kind.utf8
+        if bytes.count > maxKindLength {
+            throw RecordRefError(ref: kind, problem: "the kind is longer than \(maxKindLength) bytes")
+        }
+        for (offset, byte) in bytes.enumerated() {
+            let isLetter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            let isDigit = byte >= 0x30 && byte <= 0x39
+            let ok = isLetter || byte == 0x5F || (offset > 0 && (isDigit || byte == 0x2D || byte == 0x2E))
+            if !ok {
+                throw RecordRefError(
+                    ref: kind,
+                    problem: "the kind may hold only ASCII letters, digits, '_', '-' and '.', and start with a letter or '_'"
+                )
+            }
+        }
+    }
+
+    private static func validate(id: String, kind: String) throws(RecordRefError) {
+        let ref = "\(kind)/\(id)"
+        if id.isEmpty { throw RecordRefError(ref: ref, problem: "the id is empty") }
+        if id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw RecordRefError(ref: ref, problem: "the id contains a control character")
+        }
+        let length = kind.utf8.count + 1 + id.utf8.count
+        if length > maxKeyLength {
+            throw RecordRefError(
+                ref: String(ref.prefix(80)) + "…",
+                problem: "kind and id take \(length) bytes, more than LMDB's key limit of \(maxKeyLength)"
+            )
+        }
+    }
+}
+
+/// An invalid record reference: empty, too long for LMDB, or with characters that are not allowed.
+public struct RecordRefError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The reference as given (shortened when very long).
+    public let ref: String
+    /// What is wrong with it.
+    public let problem: String
+
+    public var description: String { "invalid record reference '\(ref)': \(problem)" }
+}
