@@ -1,0 +1,226 @@
+import CLMDB
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An LMDB environment: one directory holding `data.mdb` and `lock.mdb`, with named databases.
+///
+/// Transactions are synchronous closures. A read sees a consistent snapshot; many run at once, on
+/// any thread (the environment is opened with `MDB_NOTLS`). Writes in this process are serialised
+/// behind one lock, and LMDB serialises writers across processes.
+///
+/// ```swift
+/// let env = try Environment(path: "/tmp/store", options: .init(mapSize: 1 << 20))
+/// let db = try env.openDatabase("records")
+/// try env.write { txn in try txn.put(Array("k".utf8), Array("v".utf8), in: db) }
+/// let v = try env.read { txn in try txn.get(Array("k".utf8), in: db).map(Array.init) }
+/// ```
+///
+/// When a write fills the map (`MDB_MAP_FULL`, at a put or at commit), the environment aborts the
+/// transaction, grows the map once no transaction of this process is open, and runs the closure
+/// again: **a write closure may run more than once**, so keep its side effects inside the
+/// transaction. A map grown by another process (`MDB_MAP_RESIZED`) is adopted. Callers see neither.
+public final class Environment: Sendable {
+    /// Settings for opening an environment.
+    public struct Options: Sendable {
+        /// The initial map size in bytes; the map grows by doubling when it fills.
+        public var mapSize: Int
+        /// The map never grows past this size; a write that needs more fails with `MDB_MAP_FULL`.
+        public var maxMapSize: Int
+        /// The most named databases the environment can hold.
+        public var maxDatabases: UInt32
+        /// The most read transactions open at once, across processes.
+        public var maxReaders: UInt32
+        /// Open read-only: writes fail, nothing is created.
+        public var readOnly: Bool
+        /// Commit durability; see ``Durability``.
+        public var durability: Durability
+        /// Permissions of the files LMDB creates (`0o600` by default: owner only).
+        public var fileMode: UInt32
+
+        public init(
+            mapSize: Int = 64 << 20,
+            maxMapSize: Int = 1 << 40,
+            maxDatabases: UInt32 = 16,
+            maxReaders: UInt32 = 126,
+            readOnly: Bool = false,
+            durability: Durability = .full,
+            fileMode: UInt32 = 0o600
+        ) {
+            self.mapSize = mapSize
+            self.maxMapSize = maxMapSize
+            self.maxDatabases = maxDatabases
+            self.maxReaders = maxReaders
+            self.readOnly = readOnly
+            self.durability = durability
+            self.fileMode = fileMode
+        }
+    }
+
+    nonisolated(unsafe) let handle: OpaquePointer
+    /// The options the environment was opened with.
+    public let options: Options
+    /// Stale reader slots cleared when the environment was opened (left by crashed processes).
+    public let staleReadersCleared: Int
+    private let writeLock = Mutex(())
+    private let gate = ResizeGate()
+    private let mapSize: Atomic<Int>
+
+    /// Opens (creating when allowed) the environment in the existing directory `path`.
+    /// - Throws: ``LMDBError`` from `mdb_env_open` (`ENOENT` for a missing directory, `MDB_INVALID`
+    ///   for a file that is not an LMDB environment, `MDB_VERSION_MISMATCH`, `EACCES`, …).
+    public init(path: String, options: Options = Options()) throws(LMDBError) {
+        var env: OpaquePointer?
+        try LMDBError.check(mdb_env_create(&env), "mdb_env_create")
+        guard let env else { throw LMDBError(code: ENOMEM, operation: "mdb_env_create") }
+        do {
+            try LMDBError.check(mdb_env_set_maxdbs(env, MDB_dbi(options.maxDatabases)), "mdb_env_set_maxdbs")
+            try LMDBError.check(mdb_env_set_maxreaders(env, options.maxReaders), "mdb_env_set_maxreaders")
+            try LMDBError.check(mdb_env_set_mapsize(env, options.mapSize), "mdb_env_set_mapsize")
+            var flags = UInt32(MDB_NOTLS) | options.durability.flags
+            if options.readOnly { flags |= UInt32(MDB_RDONLY) }
+            try LMDBError.check(mdb_env_open(env, path, flags, mode_t(options.fileMode)), "mdb_env_open")
+            var dead: Int32 = 0
+            try LMDBError.check(mdb_reader_check(env, &dead), "mdb_reader_check")
+            staleReadersCleared = Int(dead)
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        self.handle = env
+        self.options = options
+        self.mapSize = Atomic(info.me_mapsize)
+    }
+
+    deinit { mdb_env_close(handle) }
+
+    /// The current map size in bytes.
+    public var currentMapSize: Int { mapSize.load(ordering: .relaxed) }
+
+    /// The largest key LMDB accepts, in bytes.
+    public var maxKeySize: Int { Int(mdb_env_get_maxkeysize(handle)) }
+
+    /// Flushes buffers to disk; needed only with ``Durability/noSync`` or ``Durability/noMetaSync``.
+    public func sync(force: Bool = true) throws(LMDBError) {
+        try LMDBError.check(mdb_env_sync(handle, force ? 1 : 0), "mdb_env_sync")
+    }
+
+    /// Environment statistics and information.
+    public func info() -> (mapSize: Int, lastPage: Int, lastTransaction: Int, maxReaders: Int, readers: Int, pageSize: Int) {
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        var stat = MDB_stat()
+        mdb_env_stat(handle, &stat)
+        return (info.me_mapsize, info.me_last_pgno, info.me_last_txnid, Int(info.me_maxreaders),
+                Int(info.me_numreaders), Int(stat.ms_psize))
+    }
+
+    /// Opens a named database, creating it (in a write transaction) when `create` is true.
+    /// - Throws: `MDB_NOTFOUND` when it does not exist and `create` is false.
+    public func openDatabase(_ name: String, create: Bool = true) throws -> Database {
+        if create && !options.readOnly {
+            return try write { txn in try txn.openDatabase(name, create: true) }
+        }
+        return try read { txn in try txn.openDatabase(name, create: false) }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a read-only transaction: a consistent snapshot of the environment.
+    ///
+    /// The transaction and every buffer it hands out are valid only during `body`. Keep read
+    /// transactions short: while one is open, LMDB cannot reuse pages freed after it began.
+    public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
+        gate.enter()
+        defer { gate.leave() }
+        var txn: OpaquePointer?
+        var rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
+        if rc == MDB_MAP_RESIZED {
+            gate.leave()
+            adoptMapSize()
+            gate.enter()
+            rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
+        }
+        try LMDBError.check(rc, "mdb_txn_begin")
+        let transaction = Transaction(txn!, readOnly: true)
+        defer { mdb_txn_abort(txn) }
+        return try body(transaction)
+    }
+
+    /// Runs `body` in a write transaction, committed when `body` returns and aborted when it throws.
+    ///
+    /// Writers in this process take turns; a write waits for the one before it. The closure may run
+    /// again after the map grows (see the type's discussion). Do not start a write from inside a
+    /// ``read(_:)`` closure on the same thread: a write that needs to grow the map would then fail
+    /// with `MDB_MAP_FULL` instead of waiting for itself.
+    public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
+        if options.readOnly { throw LMDBError(code: EACCES, operation: "write transaction on a read-only store") }
+        return try writeLock.withLock { _ in
+            while true {
+                var txn: OpaquePointer?
+                let rc = mdb_txn_begin(handle, nil, 0, &txn)
+                if rc == MDB_MAP_RESIZED {
+                    adoptMapSize()
+                    continue
+                }
+                try LMDBError.check(rc, "mdb_txn_begin")
+                let transaction = Transaction(txn!, readOnly: false)
+                let result: T
+                do {
+                    result = try body(transaction)
+                } catch {
+                    mdb_txn_abort(txn)
+                    if transaction.sawMapFull, try growMap() { continue }
+                    throw error
+                }
+                if transaction.sawMapFull {
+                    mdb_txn_abort(txn)
+                    if try growMap() { continue }
+                    throw LMDBError(code: MDB_MAP_FULL, operation: "mdb_put")
+                }
+                let commit = mdb_txn_commit(txn)
+                if commit == MDB_MAP_FULL, try growMap() { continue }
+                try LMDBError.check(commit, "mdb_txn_commit")
+                return result
+            }
+        }
+    }
+
+    /// Doubles the map (up to `maxMapSize`). Called with the write lock held and no write open.
+    /// - Returns: whether the map grew, so that the write can run again.
+    private func growMap() throws(LMDBError) -> Bool {
+        let current = currentMapSize
+        guard current < options.maxMapSize else { return false }
+        let target = min(max(current * 2, current + (1 << 20)), options.maxMapSize)
+        var rc: Int32 = 0
+        let ran = gate.exclusively {
+            rc = mdb_env_set_mapsize(handle, target)
+            var info = MDB_envinfo()
+            mdb_env_info(handle, &info)
+            mapSize.store(info.me_mapsize, ordering: .relaxed)
+        }
+        guard ran else { return false }
+        try LMDBError.check(rc, "mdb_env_set_mapsize")
+        return true
+    }
+
+    /// Adopts a map size that another process set (`MDB_MAP_RESIZED`).
+    private func adoptMapSize() {
+        _ = gate.exclusively {
+            mdb_env_set_mapsize(handle, 0)
+            var info = MDB_envinfo()
+            mdb_env_info(handle, &info)
+            mapSize.store(info.me_mapsize, ordering: .relaxed)
+        }
+    }
+
+    /// Copies the environment to the directory `path`, optionally compacting (`mdb_env_copy2`).
+    public func copy(to path: String, compact: Bool = true) throws(LMDBError) {
+        try LMDBError.check(mdb_env_copy2(handle, path, compact ? UInt32(MDB_CP_COMPACT) : 0), "mdb_env_copy2")
+    }
+}

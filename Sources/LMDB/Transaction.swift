@@ -1,0 +1,109 @@
+import CLMDB
+
+/// A read or write transaction, valid only during the ``Environment/read(_:)`` or
+/// ``Environment/write(_:)`` closure that received it.
+///
+/// Buffers returned by ``get(_:in:)`` and cursors point into LMDB's memory map: they are valid
+/// until the transaction ends or, in a write transaction, until the next change. Copy what must
+/// outlive that.
+public final class Transaction {
+    let txn: OpaquePointer
+    /// Whether the transaction is read-only.
+    public let isReadOnly: Bool
+    /// Set when a put hit `MDB_MAP_FULL`: the environment then grows the map and runs the write
+    /// again, whatever the closure did with the error.
+    var sawMapFull = false
+
+    init(_ txn: OpaquePointer, readOnly: Bool) {
+        self.txn = txn
+        self.isReadOnly = readOnly
+    }
+
+    /// LMDB's id of this transaction; a write transaction's id is the one its commit will have.
+    public var id: Int { Int(mdb_txn_id(txn)) }
+
+    /// Opens a named database within this transaction.
+    public func openDatabase(_ name: String, create: Bool) throws(LMDBError) -> Database {
+        var dbi = MDB_dbi()
+        let flags = create ? UInt32(MDB_CREATE) : 0
+        try LMDBError.check(mdb_dbi_open(txn, name, flags, &dbi), "mdb_dbi_open(\(name))")
+        return Database(dbi: dbi, name: name)
+    }
+
+    /// The value stored under `key`, or nil. The buffer is valid until the transaction ends or changes.
+    public func get(_ key: UnsafeRawBufferPointer, in db: Database) throws(LMDBError) -> UnsafeRawBufferPointer? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val()
+        let rc = mdb_get(txn, db.dbi, &k, &v)
+        if rc == MDB_NOTFOUND { return nil }
+        try LMDBError.check(rc, "mdb_get(\(db.name))")
+        return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+    }
+
+    /// The value stored under `key`, or nil.
+    public func get(_ key: [UInt8], in db: Database) throws(LMDBError) -> UnsafeRawBufferPointer? {
+        try withBytes(key) { (k) throws(LMDBError) in try get(k, in: db) }
+    }
+
+    /// Stores `value` under `key`.
+    /// - Parameters:
+    ///   - append: the key sorts after every key in the database (`MDB_APPEND`: faster; LMDB
+    ///     refuses with `MDB_KEYEXIST` when it does not).
+    ///   - overwrite: replace an existing value; when false an existing key throws ``LMDBError/keyExists``.
+    public func put(
+        _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, in db: Database,
+        append: Bool = false, overwrite: Bool = true
+    ) throws(LMDBError) {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        var flags: UInt32 = 0
+        if append { flags |= UInt32(MDB_APPEND) }
+        if !overwrite { flags |= UInt32(MDB_NOOVERWRITE) }
+        let rc = mdb_put(txn, db.dbi, &k, &v, flags)
+        if rc == MDB_MAP_FULL { sawMapFull = true }
+        try LMDBError.check(rc, "mdb_put(\(db.name))")
+    }
+
+    /// Stores `value` under `key`.
+    public func put(_ key: [UInt8], _ value: [UInt8], in db: Database, append: Bool = false, overwrite: Bool = true) throws(LMDBError) {
+        try withBytes(key) { (k) throws(LMDBError) in
+            try withBytes(value) { (v) throws(LMDBError) in
+                try put(k, v, in: db, append: append, overwrite: overwrite)
+            }
+        }
+    }
+
+    /// Deletes `key`. - Returns: whether it existed.
+    @discardableResult
+    public func delete(_ key: UnsafeRawBufferPointer, in db: Database) throws(LMDBError) -> Bool {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        let rc = mdb_del(txn, db.dbi, &k, nil)
+        if rc == MDB_NOTFOUND { return false }
+        if rc == MDB_MAP_FULL { sawMapFull = true }
+        try LMDBError.check(rc, "mdb_del(\(db.name))")
+        return true
+    }
+
+    /// Deletes `key`. - Returns: whether it existed.
+    @discardableResult
+    public func delete(_ key: [UInt8], in db: Database) throws(LMDBError) -> Bool {
+        try withBytes(key) { (k) throws(LMDBError) in try delete(k, in: db) }
+    }
+
+    /// Entry and page counts of `db` as this transaction sees it.
+    public func statistics(of db: Database) throws(LMDBError) -> DatabaseStatistics {
+        var s = MDB_stat()
+        try LMDBError.check(mdb_stat(txn, db.dbi, &s), "mdb_stat(\(db.name))")
+        return DatabaseStatistics(
+            entries: s.ms_entries, depth: Int(s.ms_depth), branchPages: s.ms_branch_pages,
+            leafPages: s.ms_leaf_pages, overflowPages: s.ms_overflow_pages, pageSize: Int(s.ms_psize))
+    }
+
+    /// Runs `body` with a cursor over `db`; the cursor is closed when `body` returns.
+    public func withCursor<T>(on db: Database, _ body: (Cursor) throws -> T) throws -> T {
+        var cursor: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(txn, db.dbi, &cursor), "mdb_cursor_open(\(db.name))")
+        defer { mdb_cursor_close(cursor) }
+        return try body(Cursor(cursor!, database: db))
+    }
+}

@@ -1,0 +1,189 @@
+import CLMDB
+import Foundation
+import Testing
+@testable import LMDB
+
+private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+@Suite struct EnvironmentTests {
+    @Test func putGetDeleteRoundTrip() throws {
+        let dir = try TemporaryDirectory()
+        let env = try Environment(path: dir.path)
+        let db = try env.openDatabase("things")
+        try env.write { txn in
+            try txn.put(bytes("a"), bytes("1"), in: db)
+            try txn.put(bytes("b"), bytes("2"), in: db)
+        }
+        let a = try env.read { txn in try txn.get(bytes("a"), in: db).map { Array($0) } }
+        #expect(a == bytes("1"))
+        let removed = try env.write { txn in try txn.delete(bytes("a"), in: db) }
+        #expect(removed)
+        let again = try env.write { txn in try txn.delete(bytes("a"), in: db) }
+        #expect(!again)
+        #expect(try env.read { try $0.get(bytes("a"), in: db) } == nil)
+    }
+
+    @Test func throwingWriteAbortsEverything() throws {
+        struct Boom: Error {}
+        let dir = try TemporaryDirectory()
+        let env = try Environment(path: dir.path)
+        let db = try env.openDatabase("things")
+        #expect(throws: Boom.self) {
+            try env.write { txn in
+                try txn.put(bytes("k"), bytes("v"), in: db)
+                throw Boom()
+            }
+        }
+        #expect(try env.read { try $0.get(bytes("k"), in: db) } == nil)
+    }
+
+    @Test func noOverwriteAndAppendReportLMDBCodes() throws {
+        let dir = try TemporaryDirectory()
+        let env = try Environment(path: dir.path)
+        let db = try env.openDatabase("things")
+        try env.write { try $0.put(bytes("m"), bytes("1"), in: db) }
+        #expect(throws: LMDBError.keyExists) {
+            try env.write { try $0.put(bytes("m"), bytes("2"), in: db, overwrite: false) }
+        }
+        #expect(throws: LMDBError.keyExists) {
+            try env.write { try $0.put(bytes("a"), bytes("2"), in: db, append: true) }
+        }
+    }
+
+    @Test func cursorScansInKeyOrderFromAPrefix() throws {
+        let dir = try TemporaryDirectory()
+        let env = try Environment(path: dir.path)
+        let db = try env.openDatabase("things")
+        try env.write { txn in
+            for key in ["b2", "a1", "b1", "c1", "b3"] { try txn.put(bytes(key), bytes(key), in: db) }
+        }
+        let keys: [String] = try env.read { txn in
+            try txn.withCursor(on: db) { cursor in
+                var found: [String] = []
+                var entry = try cursor.seek(atOrAfter: bytes("b"))
+                while let (key, _) = entry, key.first == UInt8(ascii: "b") {
+                    found.append(String(decoding: key, as: UTF8.self))
+                    entry = try cursor.next()
+                }
+                return found
+            }
+        }
+        #expect(keys == ["b1", "b2", "b3"])
+        let last = try env.read { txn in try txn.withCursor(on: db) { try $0.last().map { Array($0.key) } } }
+        #expect(last == bytes("c1"))
+    }
+
+    @Test func mapGrowsTransparentlyFromATinyMap() throws {
+        let dir = try TemporaryDirectory()
+        let env = try Environment(path: dir.path, options: .init(mapSize: 64 << 10))
+        let db = try env.openDatabase("blobs")
+        let value = [UInt8](repeating: 0xAB, count: 1000)
+        var runs = 0
+        // 50 MB in batches: puts and commits hit MDB_MAP_FULL and are re-run after growth.
+        for batch in 0..<50 {
+            try env.write { txn in
+                runs += 1
+                for i in 0..<1000 { try txn.put(bytes(String(format: "%02d-%04d", batch, i)), value, in: db) }
+            }
+        }
+        #expect(runs > 50, "at least one write must have been re-run after the map grew")
+        #expect(env.currentMapSize >= 50_000_000)
+        let count = try env.read { try $0.statistics(of: db).entries }
+        #expect(count == 50_000)
+    }
+
+    @Test func mapFullAtMaxSizeIsReported() throws {
+        let dir = try TemporaryDirectory()
+        let env = try Environment(path: dir.path, options: .init(mapSize: 64 << 10, maxMapSize: 256 << 10))
+        let db = try env.openDatabase("blobs")
+        let value = [UInt8](repeating: 1, count: 4000)
+        #expect(throws: LMDBError.mapFull) {
+            try env.write { txn in
+                for i in 0..<1000 { try txn.put(bytes("k\(i)"), value, in: db) }
+            }
+        }
+    }
+
+    @Test func mapResizedByAnotherHandleIsAdopted() throws {
+        let dir = try TemporaryDirectory()
+        let small = try Environment(path: dir.path, options: .init(mapSize: 64 << 10))
+        let db = try small.openDatabase("blobs")
+        let other = try Environment(path: dir.path, options: .init(mapSize: 64 << 10))
+        let otherDB = try other.openDatabase("blobs")
+        let value = [UInt8](repeating: 7, count: 1000)
+        try other.write { txn in for i in 0..<2000 { try txn.put(bytes("k\(i)"), value, in: otherDB) } }
+        // `small` still has the old map size: it must adopt the new one and read everything.
+        let count = try small.read { try $0.statistics(of: db).entries }
+        #expect(count == 2000)
+        try small.write { try $0.put(bytes("z"), value, in: db) }
+    }
+
+    @Test func readOnlyEnvironmentRefusesWrites() throws {
+        let dir = try TemporaryDirectory()
+        do {
+            let env = try Environment(path: dir.path)
+            _ = try env.openDatabase("things")
+        }
+        let ro = try Environment(path: dir.path, options: .init(readOnly: true))
+        _ = try ro.openDatabase("things", create: true)
+        #expect(throws: LMDBError.self) { try ro.write { _ in } }
+        #expect(throws: LMDBError.notFound) { try ro.openDatabase("missing") }
+    }
+
+    @Test func openingAMissingDirectoryFailsWithENOENT() throws {
+        let dir = try TemporaryDirectory()
+        #expect(throws: LMDBError(code: ENOENT, operation: "")) {
+            try Environment(path: dir.path + "/nope")
+        }
+    }
+
+    @Test func openingANonLMDBFileFailsWithInvalid() throws {
+        let dir = try TemporaryDirectory()
+        try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: dir.path + "/data.mdb"))
+        #expect(throws: LMDBError.invalid) { try Environment(path: dir.path) }
+    }
+
+    @Test func errorsCarryLMDBsMessage() {
+        let error = LMDBError(code: MDB_MAP_FULL, operation: "mdb_put")
+        #expect(error.description.contains("MDB_MAP_FULL"))
+        #expect(error.description.hasPrefix("mdb_put"))
+    }
+
+    @Test func filesAreCreatedOwnerOnly() throws {
+        let dir = try TemporaryDirectory()
+        _ = try Environment(path: dir.path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: dir.path + "/data.mdb")
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test func readersSeeAConsistentSnapshotWhileOneWrites() async throws {
+        let dir = try TemporaryDirectory()
+        let env = try Environment(path: dir.path, options: .init(mapSize: 64 << 10))
+        let db = try env.openDatabase("pairs")
+        try env.write { txn in try txn.put(bytes("x"), bytes("0"), in: db); try txn.put(bytes("y"), bytes("0"), in: db) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                let filler = [UInt8](repeating: 1, count: 2000)
+                for i in 1...300 {
+                    try env.write { txn in
+                        try txn.put(bytes("x"), bytes(String(i)), in: db)
+                        try txn.put(bytes("pad\(i)"), filler, in: db)  // forces map growth under readers
+                        try txn.put(bytes("y"), bytes(String(i)), in: db)
+                    }
+                }
+            }
+            for _ in 0..<8 {
+                group.addTask {
+                    for _ in 0..<500 {
+                        let (x, y) = try env.read { txn in
+                            (try txn.get(bytes("x"), in: db).map { Array($0) },
+                             try txn.get(bytes("y"), in: db).map { Array($0) })
+                        }
+                        #expect(x == y)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}
