@@ -157,10 +157,6 @@ extension Value: Hashable {
     }
 }
 
-extension Value: ExpressibleByNilLiteral {
-    public init(nilLiteral: ()) { self = .null }
-}
-
 extension Value: ExpressibleByBooleanLiteral {
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }

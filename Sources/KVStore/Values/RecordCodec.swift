@@ -1,0 +1,264 @@
+import Foundation
+
+/// The encoding of a record's top-level dictionary, with a key directory so that one key can be read
+/// without decoding the whole record.
+///
+/// ```swift
+/// let bytes = RecordCodec.encode(["name": "Ada", "born": 1815])
+/// let born = try bytes.withUnsafeBytes { try RecordCodec.value(forKey: "born", in: $0) }  // .int(1815)
+/// ```
+///
+/// Layout: the version byte (``ValueCodec/version``), then a *keyed dictionary*, the same layout
+/// that ``ValueCodec`` uses (after tag 0x09) for nested dictionaries:
+///
+/// ```
+/// varint count
+/// (count + 1) × UInt32 little-endian offsets, relative to the end of this table:
+///     offset[i] is where entry i starts, offset[count] is the total length of the entries
+///     (offset[0] == 0; offsets strictly increase)
+/// count × entry: varint key length, UTF-8 key bytes, tagged value (see ValueCodec)
+/// ```
+///
+/// Entries are sorted by the UTF-8 bytes of their keys, so the encoding of a dictionary is
+/// deterministic and ``value(forKey:in:)`` can binary-search the directory. Decoders check that
+/// offsets are in range and increasing, that keys strictly increase (no duplicates), that every value
+/// ends exactly where its entry ends, and that nothing follows the record.
+///
+/// An encoded dictionary's entries must fit in 4 GiB (UInt32 offsets); ``encode(_:)`` traps beyond.
+package enum RecordCodec {
+    /// Encodes a record: the version byte, then the keyed dictionary.
+    package static func encode(_ values: [String: Value]) -> [UInt8] {
+        var bytes: [UInt8] = [ValueCodec.version]
+        bytes.reserveCapacity(64)
+        encodeKeyed(values, into: &bytes)
+        return bytes
+    }
+
+    /// Decodes a whole record written by ``encode(_:)``.
+    /// - Throws: ``ValueDecodingError`` naming the offset and the problem.
+    package static func decode(_ bytes: UnsafeRawBufferPointer) throws(ValueDecodingError) -> [String: Value] {
+        var reader = ByteReader(bytes)
+        try ValueCodec.readVersion(from: &reader)
+        let values = try decodeKeyed(from: &reader)
+        guard reader.isAtEnd else {
+            throw reader.error("\(reader.remaining) trailing bytes after the record")
+        }
+        return values
+    }
+
+    /// Decodes a whole record written by ``encode(_:)``.
+    package static func decode(_ bytes: [UInt8]) throws(ValueDecodingError) -> [String: Value] {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(ValueDecodingError) -> [String: Value] in try decode(buffer) }
+        }.get()
+    }
+
+    /// The value stored under `key`, or nil when the record has no such key.
+    ///
+    /// Binary-searches the key directory comparing raw UTF-8 bytes, and decodes only the matching
+    /// entry's value. It validates what it reads (the directory entries it visits and the value it
+    /// returns), not the whole record: use ``decode(_:)`` to check a record completely. Keys are
+    /// matched by their UTF-8 bytes, not by Unicode canonical equivalence.
+    ///
+    /// ```swift
+    /// try bytes.withUnsafeBytes { try RecordCodec.value(forKey: "name", in: $0) }   // .string("Ada")
+    /// ```
+    package static func value(
+        forKey key: String,
+        in bytes: UnsafeRawBufferPointer
+    ) throws(ValueDecodingError) -> Value? {
+        var key = key
+        return try key.withUTF8 { keyBytes in
+            Result { () throws(ValueDecodingError) -> Value? in
+                try value(forKeyBytes: UnsafeRawBufferPointer(keyBytes), in: bytes)
+            }
+        }.get()
+    }
+
+    /// The record's keys, in the order of their UTF-8 bytes, without decoding any value.
+    package static func keys(in bytes: UnsafeRawBufferPointer) throws(ValueDecodingError) -> [String] {
+        var reader = ByteReader(bytes)
+        try ValueCodec.readVersion(from: &reader)
+        let directory = try KeyDirectory(reading: &reader, isRecord: true)
+        var keys: [String] = []
+        keys.reserveCapacity(directory.count)
+        var previous: UnsafeRawBufferPointer?
+        for index in 0 ..< directory.count {
+            var entry = try directory.entryReader(index, depth: 1)
+            let keyStart = entry.offset
+            let keyBytes = try readKey(from: &entry, after: previous)
+            keys.append(try makeKey(keyBytes, at: keyStart, in: entry))
+            previous = keyBytes
+        }
+        return keys
+    }
+
+    // MARK: - Keyed dictionaries (shared with ValueCodec)
+
+    /// Appends a keyed dictionary (no tag, no version) to `bytes`.
+    static func encodeKeyed(_ dictionary: [String: Value], into bytes: inout [UInt8]) {
+        let entries = dictionary.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        ValueCodec.appendVarint(UInt64(entries.count), to: &bytes)
+        let tableStart = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: (entries.count + 1) * 4))
+        let entriesStart = bytes.count
+        for (index, entry) in entries.enumerated() {
+            patchOffset(bytes.count - entriesStart, at: tableStart + index * 4, in: &bytes)
+            ValueCodec.appendVarint(UInt64(entry.key.utf8.count), to: &bytes)
+            bytes.append(contentsOf: entry.key.utf8)
+            ValueCodec.encode(entry.value, into: &bytes)
+        }
+        patchOffset(bytes.count - entriesStart, at: tableStart + entries.count * 4, in: &bytes)
+    }
+
+    /// Decodes a keyed dictionary at the reader's position, checking every entry.
+    static func decodeKeyed(from reader: inout ByteReader) throws(ValueDecodingError) -> [String: Value] {
+        try reader.enterContainer()
+        defer { reader.leaveContainer() }
+        let directory = try KeyDirectory(reading: &reader, isRecord: false)
+        var result: [String: Value] = [:]
+        result.reserveCapacity(directory.count)
+        var previous: UnsafeRawBufferPointer?
+        for index in 0 ..< directory.count {
+            var entry = try directory.entryReader(index, depth: reader.depth)
+            let keyStart = entry.offset
+            let keyBytes = try readKey(from: &entry, after: previous)
+            let key = try makeKey(keyBytes, at: keyStart, in: entry)
+            let value = try ValueCodec.decodeTagged(from: &entry)
+            guard entry.isAtEnd else {
+                throw entry.error("\(entry.remaining) trailing bytes in the entry of key '\(key)'")
+            }
+            // Distinct byte sequences can still be equal Strings (canonical equivalence).
+            if result.updateValue(value, forKey: key) != nil {
+                throw entry.error("duplicate key '\(key)'", at: keyStart)
+            }
+            previous = keyBytes
+        }
+        try reader.seek(to: directory.entriesEnd)
+        return result
+    }
+
+    // MARK: - Private
+
+    private static func value(
+        forKeyBytes key: UnsafeRawBufferPointer,
+        in bytes: UnsafeRawBufferPointer
+    ) throws(ValueDecodingError) -> Value? {
+        var reader = ByteReader(bytes)
+        try ValueCodec.readVersion(from: &reader)
+        let directory = try KeyDirectory(reading: &reader, isRecord: true)
+        var low = 0
+        var high = directory.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            var entry = try directory.entryReader(middle, depth: 1)
+            let keyLength = try entry.readLength("dictionary key")
+            let entryKey = try entry.readBytes(keyLength, "dictionary key")
+            let order = compare(entryKey, key)
+            if order == 0 {
+                let value = try ValueCodec.decodeTagged(from: &entry)
+                guard entry.isAtEnd else {
+                    throw entry.error("\(entry.remaining) trailing bytes in a dictionary entry")
+                }
+                return value
+            }
+            if order < 0 { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// Reads an entry's key bytes, checking they sort strictly after `previous`.
+    private static func readKey(
+        from entry: inout ByteReader,
+        after previous: UnsafeRawBufferPointer?
+    ) throws(ValueDecodingError) -> UnsafeRawBufferPointer {
+        let start = entry.offset
+        let count = try entry.readLength("dictionary key")
+        let key = try entry.readBytes(count, "dictionary key")
+        if let previous, compare(previous, key) >= 0 {
+            throw entry.error("dictionary keys out of order or duplicated", at: start)
+        }
+        return key
+    }
+
+    private static func makeKey(
+        _ bytes: UnsafeRawBufferPointer,
+        at offset: Int,
+        in reader: ByteReader
+    ) throws(ValueDecodingError) -> String {
+        guard let key = String(validating: bytes.bindMemoryAssumingUInt8(), as: UTF8.self) else {
+            throw reader.error("invalid UTF-8 in dictionary key", at: offset)
+        }
+        return key
+    }
+
+    /// Orders byte strings like `memcmp`, shorter first on a common prefix.
+    @inline(__always)
+    static func compare(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
+        let common = min(lhs.count, rhs.count)
+        if common > 0, let left = lhs.baseAddress, let right = rhs.baseAddress {
+            let order = memcmp(left, right, common)
+            if order != 0 { return Int(order) }
+        }
+        return lhs.count - rhs.count
+    }
+
+    private static func patchOffset(_ offset: Int, at position: Int, in bytes: inout [UInt8]) {
+        guard let value = UInt32(exactly: offset) else {
+            preconditionFailure("an encoded dictionary is larger than 4 GiB")
+        }
+        bytes[position] = UInt8(truncatingIfNeeded: value)
+        bytes[position + 1] = UInt8(truncatingIfNeeded: value >> 8)
+        bytes[position + 2] = UInt8(truncatingIfNeeded: value >> 16)
+        bytes[position + 3] = UInt8(truncatingIfNeeded: value >> 24)
+    }
+}
+
+/// The offset table of a keyed dictionary, checked as it is used.
+private struct KeyDirectory {
+    let buffer: UnsafeRawBufferPointer
+    let count: Int
+    let tableStart: Int
+    let entriesStart: Int
+    let entriesEnd: Int
+
+    /// Reads the count and skips the table; the reader is left at the first entry. For a record
+    /// (`isRecord`), the entries must end exactly at the end of the buffer.
+    init(reading reader: inout ByteReader, isRecord: Bool) throws(ValueDecodingError) {
+        buffer = reader.buffer
+        // Each entry takes a 4-byte offset, a key length and a value tag.
+        count = try reader.readLength("dictionary entry count", minimumElementSize: 6)
+        tableStart = reader.offset
+        _ = try reader.readBytes((count + 1) * 4, "dictionary key directory")
+        entriesStart = reader.offset
+        let first = Self.load(buffer, at: tableStart)
+        guard first == 0 else {
+            throw reader.error("first dictionary entry offset is \(first), not 0", at: tableStart)
+        }
+        let length = Self.load(buffer, at: tableStart + count * 4)
+        let fits = isRecord ? length == reader.remaining : length <= reader.remaining
+        guard fits else {
+            throw reader.error(
+                "dictionary entries take \(length) bytes but \(reader.remaining) remain",
+                at: tableStart + count * 4
+            )
+        }
+        entriesEnd = entriesStart + length
+    }
+
+    /// A reader limited to entry `index`, after checking its offsets.
+    func entryReader(_ index: Int, depth: Int) throws(ValueDecodingError) -> ByteReader {
+        let position = tableStart + index * 4
+        let start = entriesStart + Self.load(buffer, at: position)
+        let end = entriesStart + Self.load(buffer, at: position + 4)
+        guard start < end, end <= entriesEnd else {
+            throw ValueDecodingError(offset: position, problem: "dictionary entry offsets out of order")
+        }
+        return ByteReader(buffer, offset: start, end: end, depth: depth)
+    }
+
+    /// The UInt32 at `position`; callers have checked the table is in the buffer.
+    private static func load(_ buffer: UnsafeRawBufferPointer, at position: Int) -> Int {
+        Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+
+/// The compact, versioned binary encoding of a ``Value``.
+///
+/// ```swift
+/// let bytes = ValueCodec.encode(["name": "Ada", "born": 1815])
+/// let value = try ValueCodec.decode(bytes)     // the same dictionary
+/// ```
+///
+/// Layout: one version byte (``version``, currently 1), then the tagged value. A tagged value is a
+/// tag byte followed by its payload:
+///
+/// | tag  | type       | payload                                                              |
+/// |------|------------|----------------------------------------------------------------------|
+/// | 0x00 | null       | —                                                                    |
+/// | 0x01 | false      | —                                                                    |
+/// | 0x02 | true       | —                                                                    |
+/// | 0x03 | int        | zigzag LEB128 varint (1–10 bytes)                                    |
+/// | 0x04 | double     | 8 bytes, little-endian IEEE 754 bit pattern                          |
+/// | 0x05 | string     | varint byte count, UTF-8 bytes                                       |
+/// | 0x06 | bytes      | varint byte count, bytes                                             |
+/// | 0x07 | date       | 8 bytes, little-endian bit pattern of `timeIntervalSinceReferenceDate` |
+/// | 0x08 | array      | varint element count, tagged values                                  |
+/// | 0x09 | dictionary | keyed layout with a key directory, see ``RecordCodec``               |
+/// | 0x0A | reference  | varint byte count, UTF-8 `kind/id`                                   |
+///
+/// Decoding never traps: truncated, corrupt or hostile bytes throw ``ValueDecodingError``. Strings
+/// must be valid UTF-8 and references valid ``RecordRef``s; nothing is repaired silently. Nesting of
+/// arrays and dictionaries is limited to ``ByteReader/maxDepth`` (512) levels when decoding; deeper
+/// values encode but do not decode.
+package enum ValueCodec {
+    /// The encoding version written first by ``encode(_:)`` and ``RecordCodec/encode(_:)``.
+    package static let version: UInt8 = 1
+
+    /// Encodes a value with the version byte first: the form stored on its own.
+    ///
+    /// ```swift
+    /// ValueCodec.encode(.int(-1))   // [1, 3, 1]
+    /// ```
+    package static func encode(_ value: Value) -> [UInt8] {
+        var bytes: [UInt8] = [version]
+        bytes.reserveCapacity(32)
+        encode(value, into: &bytes)
+        return bytes
+    }
+
+    /// Appends the tagged value, without a version byte, to `bytes`; used for nesting.
+    package static func encode(_ value: Value, into bytes: inout [UInt8]) {
+        switch value {
+        case .null:
+            bytes.append(Tag.null)
+        case .bool(let flag):
+            bytes.append(flag ? Tag.true : Tag.false)
+        case .int(let int):
+            bytes.append(Tag.int)
+            appendVarint(UInt64(bitPattern: (int << 1) ^ (int >> 63)), to: &bytes)
+        case .double(let double):
+            bytes.append(Tag.double)
+            appendUInt64(double.bitPattern, to: &bytes)
+        case .string(let string):
+            bytes.append(Tag.string)
+            appendVarint(UInt64(string.utf8.count), to: &bytes)
+            bytes.append(contentsOf: string.utf8)
+        case .bytes(let data):
+            bytes.append(Tag.bytes)
+            appendVarint(UInt64(data.count), to: &bytes)
+            bytes.append(contentsOf: data)
+        case .date(let date):
+            bytes.append(Tag.date)
+            appendUInt64(date.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
+        case .array(let elements):
+            bytes.append(Tag.array)
+            appendVarint(UInt64(elements.count), to: &bytes)
+            for element in elements { encode(element, into: &bytes) }
+        case .dictionary(let dictionary):
+            bytes.append(Tag.dictionary)
+            RecordCodec.encodeKeyed(dictionary, into: &bytes)
+        case .reference(let ref):
+            bytes.append(Tag.reference)
+            let text = ref.description
+            appendVarint(UInt64(text.utf8.count), to: &bytes)
+            bytes.append(contentsOf: text.utf8)
+        }
+    }
+
+    /// Decodes a value written by ``encode(_:)`` (version byte first). The whole buffer must be
+    /// one value: trailing bytes are an error.
+    /// - Throws: ``ValueDecodingError`` naming the offset and the problem.
+    package static func decode(_ bytes: UnsafeRawBufferPointer) throws(ValueDecodingError) -> Value {
+        var reader = ByteReader(bytes)
+        try readVersion(from: &reader)
+        let value = try decodeTagged(from: &reader)
+        guard reader.isAtEnd else {
+            throw reader.error("\(reader.remaining) trailing bytes after the value")
+        }
+        return value
+    }
+
+    /// Decodes a value written by ``encode(_:)``.
+    package static func decode(_ bytes: [UInt8]) throws(ValueDecodingError) -> Value {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(ValueDecodingError) -> Value in try decode(buffer) }
+        }.get()
+    }
+
+    /// Decodes a value written by ``encode(_:)``.
+    package static func decode(_ data: Data) throws(ValueDecodingError) -> Value {
+        try data.withUnsafeBytes { buffer in
+            Result { () throws(ValueDecodingError) -> Value in try decode(buffer) }
+        }.get()
+    }
+
+    // MARK: - Internals shared with RecordCodec
+
+    enum Tag {
+        static let null: UInt8 = 0x00
+        static let `false`: UInt8 = 0x01
+        static let `true`: UInt8 = 0x02
+        static let int: UInt8 = 0x03
+        static let double: UInt8 = 0x04
+        static let string: UInt8 = 0x05
+        static let bytes: UInt8 = 0x06
+        static let date: UInt8 = 0x07
+        static let array: UInt8 = 0x08
+        static let dictionary: UInt8 = 0x09
+        static let reference: UInt8 = 0x0A
+    }
+
+    /// Reads and checks the version byte.
+    static func readVersion(from reader: inout ByteReader) throws(ValueDecodingError) {
+        let version = try reader.readByte("encoding version")
+        guard version == Self.version else {
+            throw reader.error(
+                "unsupported encoding version \(version) (this build reads \(Self.version))",
+                at: reader.offset - 1
+            )
+        }
+    }
+
+    /// Decodes one tagged value at the reader's position.
+    ///
+    /// This function and the container decoders recurse once per nesting level, so they are kept
+    /// small; scalars are decoded out of line to keep the stack shallow on deep (or hostile) input,
+    /// even in debug builds.
+    static func decodeTagged(from reader: inout ByteReader) throws(ValueDecodingError) -> Value {
+        let tag = try reader.readByte("value tag")
+        switch tag {
+        case Tag.array:
+            return .array(try decodeArray(from: &reader))
+        case Tag.dictionary:
+            return .dictionary(try RecordCodec.decodeKeyed(from: &reader))
+        default:
+            return try decodeScalar(tag, from: &reader)
+        }
+    }
+
+    private static func decodeArray(from reader: inout ByteReader) throws(ValueDecodingError) -> [Value] {
+        try reader.enterContainer()
+        defer { reader.leaveContainer() }
+        let count = try reader.readLength("array")
+        var elements: [Value] = []
+        elements.reserveCapacity(count)
+        for _ in 0 ..< count {
+            elements.append(try decodeTagged(from: &reader))
+        }
+        return elements
+    }
+
+    @inline(never)
+    private static func decodeScalar(_ tag: UInt8, from reader: inout ByteReader) throws(ValueDecodingError) -> Value {
+        switch tag {
+        case Tag.null:
+            return .null
+        case Tag.false:
+            return .bool(false)
+        case Tag.true:
+            return .bool(true)
+        case Tag.int:
+            return .int(try reader.readZigZag("int"))
+        case Tag.double:
+            return .double(Double(bitPattern: try reader.readUInt64("double")))
+        case Tag.string:
+            return .string(try reader.readString("string"))
+        case Tag.bytes:
+            let count = try reader.readLength("bytes")
+            return .bytes(Data(try reader.readBytes(count, "bytes")))
+        case Tag.date:
+            let interval = Double(bitPattern: try reader.readUInt64("date"))
+            return .date(Date(timeIntervalSinceReferenceDate: interval))
+        case Tag.reference:
+            let start = reader.offset
+            let text = try reader.readString("reference")
+            do {
+                return .reference(try RecordRef(text))
+            } catch {
+                throw reader.error("invalid reference: \(error.problem)", at: start)
+            }
+        default:
+            throw reader.error("unknown value tag \(hex(tag))", at: reader.offset - 1)
+        }
+    }
+
+    /// Appends an unsigned LEB128 varint.
+    static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    static func appendUInt64(_ value: UInt64, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// `0x3f`.
+    static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16)
+        return byte < 0x10 ? "0x0" + digits : "0x" + digits
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+@testable import KVStore
+
+/// A store in its own fresh temporary directory, removed when the value goes away.
+final class TemporaryStore {
+    let path: String
+    let store: Store
+
+    init(options: Store.Options = Store.Options(), kinds: [Kind] = []) throws {
+        path = NSTemporaryDirectory() + "kvstore-tests-" + UUID().uuidString
+        var options = options
+        options.kinds += kinds
+        store = try Store(path: path, options: options)
+    }
+
+    /// A fresh temporary path with nothing at it (removed afterwards by the caller's `defer`).
+    static func freshPath() -> String {
+        NSTemporaryDirectory() + "kvstore-tests-" + UUID().uuidString
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+func ref(_ text: String) -> RecordRef {
+    try! RecordRef(text)
+}
