@@ -11,6 +11,8 @@ let package = Package(
     products: [
         .library(name: "KVStore", targets: ["KVStore"]),
         .library(name: "LMDB", targets: ["LMDB"]),
+        // LMDB's C API, for the benchmark harness's raw-LMDB baseline.
+        .library(name: "CLMDB", targets: ["CLMDB"]),
         .executable(name: "kvstore", targets: ["kvstore"]),
     ],
     dependencies: [

@@ -148,8 +148,16 @@ public final class Environment: Sendable {
         }
         try LMDBError.check(rc, "mdb_txn_begin")
         let transaction = Transaction(txn!, readOnly: true)
-        defer { mdb_txn_abort(txn) }
-        return try body(transaction)
+        let result: T
+        do {
+            result = try body(transaction)
+        } catch {
+            mdb_txn_abort(txn)
+            throw error
+        }
+        // Committing (rather than aborting) keeps database handles opened in this transaction.
+        try LMDBError.check(mdb_txn_commit(txn), "mdb_txn_commit")
+        return result
     }
 
     /// Runs `body` in a write transaction, committed when `body` returns and aborted when it throws.

@@ -30,6 +30,13 @@ public final class Transaction {
         return Database(dbi: dbi, name: name)
     }
 
+    /// The environment's unnamed main database, which lists the named databases.
+    public func mainDatabase() throws(LMDBError) -> Database {
+        var dbi = MDB_dbi()
+        try LMDBError.check(mdb_dbi_open(txn, nil, 0, &dbi), "mdb_dbi_open(main)")
+        return Database(dbi: dbi, name: "(main)")
+    }
+
     /// The value stored under `key`, or nil. The buffer is valid until the transaction ends or changes.
     public func get(_ key: UnsafeRawBufferPointer, in db: Database) throws(LMDBError) -> UnsafeRawBufferPointer? {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))

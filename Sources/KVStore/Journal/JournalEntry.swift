@@ -1,0 +1,82 @@
+import Foundation
+
+/// What kind of change a journal entry records.
+///
+/// `setting`, `insertion`, `removal` and `replacement` are KVO's change kinds for one key
+/// (the last three for index-level changes of an array); a record's insertion and deletion are
+/// journaled once for the whole record.
+public enum ChangeKind: String, Sendable, CaseIterable {
+    /// The key's value was set, or removed (new value nil).
+    case setting
+    /// Elements were inserted into the array at the key, at ``JournalEntry/indexes``.
+    case insertion
+    /// Elements were removed from the array at the key, at ``JournalEntry/indexes``.
+    case removal
+    /// Elements of the array at the key were replaced, at ``JournalEntry/indexes``.
+    case replacement
+    /// A record was inserted; the new value is its whole dictionary.
+    case recordInserted
+    /// A record was deleted; the old value is its whole dictionary.
+    case recordDeleted
+}
+
+/// Where a replicated entry came from: the source store and the entry's sequence there.
+public struct JournalOrigin: Sendable, Hashable {
+    public var storeID: UUID
+    public var sequence: UInt64
+
+    public init(storeID: UUID, sequence: UInt64) {
+        self.storeID = storeID
+        self.sequence = sequence
+    }
+}
+
+/// One change, as the journal keeps it: appended by did-change in the same LMDB transaction as the
+/// data it describes.
+///
+/// Entries carry old and new values, so they can be inverted (undo) and replayed without the
+/// source store. For ``ChangeKind/insertion``, ``ChangeKind/removal`` and ``ChangeKind/replacement``
+/// the values are arrays of the elements at ``indexes`` (old: the elements removed or replaced;
+/// new: the elements inserted or put in their place).
+public struct JournalEntry: Sendable, Hashable {
+    /// Position in the journal: 1, 2, 3, … without gaps, never reused.
+    public var sequence: UInt64
+    /// The commit that made the change; every entry of one write transaction shares it.
+    public var commitID: UInt64
+    /// When the commit was made (all entries of a commit share it).
+    public var timestamp: Date
+    /// For entries applied by replication: where they came from. Nil for local changes.
+    public var origin: JournalOrigin?
+    /// The record changed.
+    public var ref: RecordRef
+    /// The key path changed; nil for ``ChangeKind/recordInserted`` and ``ChangeKind/recordDeleted``.
+    public var keyPath: String?
+    public var change: ChangeKind
+    /// The value before the change; nil when there was none.
+    public var oldValue: Value?
+    /// The value after the change; nil when there is none (a removed key, a deleted record).
+    public var newValue: Value?
+    /// For index-level changes, the indexes (ascending) in the array at ``keyPath``.
+    public var indexes: [Int]?
+    /// True for a change an app announced by hand for a derived key (its value is computed,
+    /// not stored): replaying skips such entries.
+    public var isDerived: Bool
+
+    public init(
+        sequence: UInt64, commitID: UInt64, timestamp: Date, origin: JournalOrigin? = nil,
+        ref: RecordRef, keyPath: String?, change: ChangeKind,
+        oldValue: Value?, newValue: Value?, indexes: [Int]? = nil, isDerived: Bool = false
+    ) {
+        self.sequence = sequence
+        self.commitID = commitID
+        self.timestamp = timestamp
+        self.origin = origin
+        self.ref = ref
+        self.keyPath = keyPath
+        self.change = change
+        self.oldValue = oldValue
+        self.newValue = newValue
+        self.indexes = indexes
+        self.isDerived = isDerived
+    }
+}

@@ -1,0 +1,73 @@
+/// The rules of one kind of record: open or closed, declared keys and their types, and the
+/// key-value-coding hooks that Foundation lets an `NSObject` subclass override.
+///
+/// A kind is **open** (schemaless, the default: any key may be read and set) or **closed** (it
+/// declares its keys; reading or setting any other key calls the undefined-key hooks, whose
+/// defaults are errors). Declared keys may carry a ``ValueType``; setting a value of another type
+/// is an error (an int is accepted, and stored as a double, for a key declared `double`).
+///
+/// ```swift
+/// var person = Kind("person", keys: ["name": .string, "age": .int, "tags": .array])
+/// person.setNilValueForKey = { key, ref in .int(0) }          // nil on a scalar stores 0
+/// person.valueForUndefinedKey = { key, ref, txn in            // an alias for a renamed key
+///     key == "fullName" ? try txn.value(forKey: "name", of: ref) : nil
+/// }
+/// person.validators["name"] = { value, key, ref in           // sanitise: trim whitespace
+///     if case .string(let s)? = value { value = .string(s.trimmingCharacters(in: .whitespaces)) }
+/// }
+/// try store.register(person)
+/// ```
+public struct Kind: Sendable {
+    /// Called when nil (or `null`) is set on a key that holds, or is declared as, a scalar
+    /// (bool, int, double, date). Returns the value to store instead (nil removes the key), or throws.
+    public typealias SetNilValueHook = @Sendable (_ key: String, _ ref: RecordRef) throws -> Value?
+    /// Called when an undefined key is read: for open kinds a key the record does not hold, for
+    /// closed kinds a key the kind does not declare. Returns the value to report (nil for none).
+    public typealias ValueForUndefinedKeyHook =
+        @Sendable (_ key: String, _ ref: RecordRef, _ transaction: ReadTransaction) throws -> Value?
+    /// Called when an undefined key is set. The hook stores what it wants through `transaction`
+    /// (for instance under a renamed key); ``WriteTransaction/storeValue(_:forKey:of:)`` stores
+    /// under the key as given.
+    public typealias SetValueForUndefinedKeyHook =
+        @Sendable (_ value: Value?, _ key: String, _ ref: RecordRef, _ transaction: WriteTransaction) throws -> Void
+    /// Accepts a value (returns), sanitises it (assigns a new one to `value`), or rejects it (throws;
+    /// the error's description becomes the reason in a ``KeyValueCodingError/Code/validationFailed`` error).
+    public typealias Validator = @Sendable (_ value: inout Value?, _ key: String, _ ref: RecordRef) throws -> Void
+
+    /// The kind's name, the `kind` part of `kind/id`.
+    public let name: String
+    /// For a closed kind, its keys and their types (nil: any type). Nil for an open kind.
+    public var declaredKeys: [String: ValueType?]?
+    public var setNilValueForKey: SetNilValueHook?
+    public var valueForUndefinedKey: ValueForUndefinedKeyHook?
+    public var setValueForUndefinedKey: SetValueForUndefinedKeyHook?
+    /// Validators by key, run by ``WriteTransaction/validateValue(_:forKey:of:)``, by validating
+    /// sets, and by every set when the store's `validatesOnSet` option is on.
+    public var validators: [String: Validator] = [:]
+
+    /// An open kind: any key may be read and set.
+    public init(_ name: String) throws(RecordRefError) {
+        try RecordRef.validate(kind: name)
+        self.name = name
+    }
+
+    /// A closed kind declaring `keys`, each with its type or nil for any type.
+    public init(_ name: String, keys: [String: ValueType?]) throws(RecordRefError) {
+        try RecordRef.validate(kind: name)
+        self.name = name
+        self.declaredKeys = keys
+    }
+
+    /// Whether the kind declares its keys.
+    public var isClosed: Bool { declaredKeys != nil }
+
+    /// The declared type of `key`, when the kind declares one.
+    public func declaredType(of key: String) -> ValueType? {
+        declaredKeys?[key] ?? nil
+    }
+
+    /// Whether `key` is declared (always false for open kinds).
+    public func declares(_ key: String) -> Bool {
+        declaredKeys?[key] != nil
+    }
+}

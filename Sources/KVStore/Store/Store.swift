@@ -1,0 +1,124 @@
+import Foundation
+import LMDB
+import Synchronization
+
+/// Commit durability of a store; see ``LMDB/Durability``.
+public typealias Durability = LMDB.Durability
+
+/// An embedded object store: records grouped by kind, read and written through key-value coding,
+/// with every change journaled in the same transaction as the data.
+///
+/// ```swift
+/// let store = try Store(path: "/tmp/people")
+/// let ada = try store.insert(["name": "Ada", "born": 1815], kind: "person")
+/// try store.setValue("Ada Lovelace", forKey: "name", of: ada)
+/// try store.value(forKey: "name", of: ada)          // "Ada Lovelace"
+/// try store.write { txn in                          // one commit, one commit id
+///     try txn.setValue(["city": "London"], forKey: "address", of: ada)
+///     try txn.setValue("Marylebone", forKeyPath: "address.district", of: ada)
+/// }
+/// try store.journalEntries().count                  // 4: insert, name, address, address.district
+/// ```
+///
+/// A store is `Sendable`: any number of threads and tasks read at once, each in a consistent
+/// snapshot, while writes take turns. Transactions are synchronous closures: keep them short.
+public final class Store: Sendable {
+    /// Settings for opening a store.
+    public struct Options: Sendable {
+        /// Create the directory and the store when they do not exist (default true).
+        public var createIfMissing: Bool = true
+        /// Open read-only: every write fails with ``StoreError/Code/readOnly``.
+        public var readOnly: Bool = false
+        /// Commit durability (default ``Durability/full``).
+        public var durability: Durability = .full
+        /// The initial LMDB map size; it grows by doubling when full, up to `maxMapSize`.
+        public var mapSize: Int = 64 << 20
+        public var maxMapSize: Int = 1 << 40
+        /// Permissions of the store's files (default `0o600`, owner only).
+        public var fileMode: UInt32 = 0o600
+        /// Run the kind's validation on every set, as ``WriteTransaction/validatingSetValue(_:forKey:of:)``
+        /// does (default false: like Foundation, plain sets do not validate).
+        public var validatesOnSet: Bool = false
+        /// Kinds to register on open (more can be registered later with ``Store/register(_:)``).
+        public var kinds: [Kind] = []
+
+        public init() {}
+    }
+
+    /// The store's directory.
+    public let path: String
+    /// The store's unique id, made when it was created (replication uses it as the origin).
+    public let id: UUID
+    public let options: Options
+    let environment: Environment
+    let databases: StoreDatabases
+    private let kinds: Mutex<[String: Kind]>
+
+    /// Opens the store in directory `path`, creating it when `options.createIfMissing` allows.
+    ///
+    /// - Throws: ``StoreError``: ``StoreError/Code/noStore`` (nothing there and not creating),
+    ///   ``StoreError/Code/notADirectory``, ``StoreError/Code/notAStore`` (a directory or LMDB
+    ///   environment that is not a kvstore store), ``StoreError/Code/newerFormat``,
+    ///   ``StoreError/Code/permissionDenied``.
+    public init(path: String, options: Options = Options()) throws(StoreError) {
+        let opened = try StoreOpening.open(path: path, options: options)
+        self.path = path
+        self.options = options
+        self.environment = opened.environment
+        self.databases = opened.databases
+        self.id = opened.id
+        self.kinds = Mutex(Dictionary(options.kinds.map { ($0.name, $0) }, uniquingKeysWith: { $1 }))
+    }
+
+    /// Registers (or replaces) the rules of a kind. Records of unregistered kinds follow an open
+    /// kind's defaults.
+    public func register(_ kind: Kind) {
+        kinds.withLock { $0[kind.name] = kind }
+    }
+
+    /// The registered rules of `name`, or nil.
+    public func kind(named name: String) -> Kind? {
+        kinds.withLock { $0[name] }
+    }
+
+    /// Runs `body` in a read transaction: a consistent snapshot of the store.
+    ///
+    /// The transaction is valid only during `body`.
+    public func read<T>(_ body: (ReadTransaction) throws -> T) throws -> T {
+        do {
+            return try environment.read { txn in try body(ReadTransaction(store: self, transaction: txn)) }
+        } catch let error as LMDBError {
+            throw StoreError.storage(error, path: path)
+        }
+    }
+
+    /// Runs `body` in a write transaction: everything it changes commits together when it returns,
+    /// with one commit id shared by all its journal entries, or nothing changes when it throws.
+    ///
+    /// Writes take turns. `body` may run more than once when the store must grow its map; keep
+    /// side effects other than the store's inside the transaction's result. Do not start a write
+    /// from inside a ``read(_:)`` closure.
+    public func write<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
+        if options.readOnly {
+            throw StoreError(.readOnly, "the store is open read-only", path: path)
+        }
+        do {
+            return try environment.write { txn in
+                let transaction = WriteTransaction(store: self, transaction: txn)
+                let result = try body(transaction)
+                try transaction.finish()
+                return result
+            }
+        } catch let error as LMDBError {
+            if error.code == EACCES {
+                throw StoreError(.readOnly, "the store's files may not be written", path: path, underlying: error)
+            }
+            throw StoreError.storage(error, path: path)
+        }
+    }
+
+    /// Flushes to disk; needed only with relaxed ``Durability``.
+    public func sync() throws(StoreError) {
+        do { try environment.sync() } catch { throw StoreError.storage(error, path: path) }
+    }
+}

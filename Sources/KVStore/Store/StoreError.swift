@@ -1,0 +1,54 @@
+import LMDB
+
+/// A problem with the store itself: where it is, what format it has, or its storage.
+///
+/// Errors about records and keys are ``KeyValueCodingError``s; errors in a record reference are
+/// ``RecordRefError``s. Every description reads as one line on a terminal.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for callers that switch on it.
+    public enum Code: String, Sendable {
+        /// There is nothing at the path, and the store was opened without creating.
+        case noStore
+        /// The path is a file, not a store directory.
+        case notADirectory
+        /// The directory holds no kvstore store (no LMDB files, or LMDB files without kvstore metadata).
+        case notAStore
+        /// The store was written by a newer kvstore whose format this build cannot read.
+        case newerFormat
+        /// The store was opened read-only, or its files may not be written.
+        case readOnly
+        /// The process may not read or write the store's files.
+        case permissionDenied
+        /// A stored record or journal entry does not decode.
+        case corrupt
+        /// A will-change notification was not balanced by a did-change before the write ended.
+        case unbalancedChange
+        /// LMDB reported an error.
+        case storage
+    }
+
+    public let code: Code
+    public let message: String
+    /// The store's directory, when the error concerns it.
+    public let path: String?
+    /// The LMDB error underneath, if any.
+    public let underlying: LMDBError?
+
+    public init(_ code: Code, _ message: String, path: String? = nil, underlying: LMDBError? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        if let path { return "\(path): \(message)" }
+        return message
+    }
+}
+
+extension StoreError {
+    static func storage(_ error: LMDBError, path: String) -> StoreError {
+        StoreError(.storage, "storage error: \(error)", path: path, underlying: error)
+    }
+}

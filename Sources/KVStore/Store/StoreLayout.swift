@@ -1,0 +1,77 @@
+import Foundation
+import LMDB
+
+/// How a store lays out its data in LMDB (format version 1).
+///
+/// Named databases:
+/// - `records`: key `kind 0x00 id` (UTF-8), value a ``RecordCodec`` encoding of the record's dictionary;
+/// - `journal`: key the entry's sequence as a big-endian UInt64, value a ``JournalCodec`` encoding;
+/// - `meta`: UTF-8 string keys: `format` (UInt32 LE), `store-id` (16 bytes), `created` (Float64 LE
+///   seconds since 1970), `last-sequence` and `last-commit` (UInt64 LE), and `count/<kind>`
+///   (UInt64 LE: records of that kind).
+enum StoreLayout {
+    static let formatVersion: UInt32 = 1
+
+    static let records = "records"
+    static let journal = "journal"
+    static let meta = "meta"
+
+    enum MetaKey {
+        static let format = Array("format".utf8)
+        static let storeID = Array("store-id".utf8)
+        static let created = Array("created".utf8)
+        static let lastSequence = Array("last-sequence".utf8)
+        static let lastCommit = Array("last-commit".utf8)
+        static let countPrefix = Array("count/".utf8)
+        static func count(_ kind: String) -> [UInt8] { countPrefix + Array(kind.utf8) }
+    }
+
+    /// The records-database key of `ref`.
+    static func recordKey(_ ref: RecordRef) -> [UInt8] {
+        var key = [UInt8]()
+        key.reserveCapacity(ref.kind.utf8.count + 1 + ref.id.utf8.count)
+        key.append(contentsOf: ref.kind.utf8)
+        key.append(0)
+        key.append(contentsOf: ref.id.utf8)
+        return key
+    }
+
+    /// The prefix shared by every record key of `kind`.
+    static func kindPrefix(_ kind: String) -> [UInt8] { Array(kind.utf8) + [0] }
+
+    /// The reference a records-database key stands for, or nil when the key is malformed.
+    static func ref(fromKey key: UnsafeRawBufferPointer) -> RecordRef? {
+        guard let zero = key.firstIndex(of: 0) else { return nil }
+        let kind = String(decoding: key[..<zero], as: UTF8.self)
+        let id = String(decoding: key[(zero + 1)...], as: UTF8.self)
+        return try? RecordRef(kind: kind, id: id)
+    }
+
+    static func sequenceKey(_ sequence: UInt64) -> [UInt8] {
+        withUnsafeBytes(of: sequence.bigEndian, Array.init)
+    }
+
+    static func sequence(fromKey key: UnsafeRawBufferPointer) -> UInt64? {
+        guard key.count == 8 else { return nil }
+        return key.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    static func uint64(_ value: UInt64) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
+
+    static func uint64(from bytes: UnsafeRawBufferPointer?) -> UInt64? {
+        guard let bytes, bytes.count == 8 else { return nil }
+        return UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
+    }
+
+    static func uint32(from bytes: UnsafeRawBufferPointer?) -> UInt32? {
+        guard let bytes, bytes.count == 4 else { return nil }
+        return UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))
+    }
+}
+
+/// The three named databases of an open store.
+struct StoreDatabases: Sendable {
+    let records: Database
+    let journal: Database
+    let meta: Database
+}

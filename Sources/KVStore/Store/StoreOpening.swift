@@ -1,0 +1,138 @@
+import Foundation
+import LMDB
+
+/// Finds, checks or creates the store at a path: the rules for what a path may hold.
+enum StoreOpening {
+    struct Opened {
+        let environment: Environment
+        let databases: StoreDatabases
+        let id: UUID
+    }
+
+    static func open(path: String, options: Store.Options) throws(StoreError) -> Opened {
+        let canCreate = options.createIfMissing && !options.readOnly
+        try prepareDirectory(path, canCreate: canCreate)
+        let dataFile = (path as NSString).appendingPathComponent("data.mdb")
+        if !FileManager.default.fileExists(atPath: dataFile) && !canCreate {
+            throw StoreError(.notAStore, "not a kvstore store (no data.mdb in the directory)", path: path)
+        }
+        let environment: Environment
+        do {
+            environment = try Environment(path: path, options: .init(
+                mapSize: options.mapSize, maxMapSize: options.maxMapSize, maxDatabases: 16,
+                readOnly: options.readOnly, durability: options.durability, fileMode: options.fileMode))
+        } catch {
+            throw describe(error, path: path)
+        }
+        do {
+            if options.readOnly {
+                return try openExisting(environment, path: path)
+            }
+            return try environment.write { txn in try initialize(environment, txn, path: path) }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as LMDBError {
+            throw describe(error, path: path)
+        } catch {
+            throw StoreError(.storage, "\(error)", path: path)
+        }
+    }
+
+    private static func prepareDirectory(_ path: String, canCreate: Bool) throws(StoreError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if !isDirectory.boolValue {
+                throw StoreError(.notADirectory, "is a file, not a store directory", path: path)
+            }
+            return
+        }
+        guard canCreate else { throw StoreError(.noStore, "no store here (the directory does not exist)", path: path) }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError(.permissionDenied, "cannot create the store directory: \(error.localizedDescription)", path: path)
+        }
+    }
+
+    private static func describe(_ error: LMDBError, path: String) -> StoreError {
+        switch error.code {
+        case MDB_INVALID_CODE:
+            StoreError(.notAStore, "not a kvstore store (data.mdb is not an LMDB file)", path: path, underlying: error)
+        case MDB_VERSION_MISMATCH_CODE:
+            StoreError(.newerFormat, "the store was written by an incompatible LMDB version", path: path, underlying: error)
+        case EACCES, EPERM:
+            StoreError(.permissionDenied, "permission denied opening the store's files", path: path, underlying: error)
+        case EROFS:
+            StoreError(.readOnly, "the store is on a read-only file system; open it read-only", path: path, underlying: error)
+        case ENOENT:
+            StoreError(.noStore, "no store here", path: path, underlying: error)
+        default:
+            StoreError.storage(error, path: path)
+        }
+    }
+
+    private static func openExisting(_ environment: Environment, path: String) throws -> Opened {
+        try environment.read { txn in
+            guard try exists(StoreLayout.meta, in: txn) else {
+                throw StoreError(.notAStore, "not a kvstore store (an LMDB environment without kvstore metadata)", path: path)
+            }
+            let meta = try txn.openDatabase(StoreLayout.meta, create: false)
+            let id = try checkMeta(txn, meta, path: path)
+            let databases = StoreDatabases(
+                records: try txn.openDatabase(StoreLayout.records, create: false),
+                journal: try txn.openDatabase(StoreLayout.journal, create: false),
+                meta: meta)
+            return Opened(environment: environment, databases: databases, id: id)
+        }
+    }
+
+    private static func initialize(_ environment: Environment, _ txn: LMDB.Transaction, path: String) throws -> Opened {
+        let isNew = try !exists(StoreLayout.meta, in: txn)
+        if isNew, try txn.statistics(of: txn.mainDatabase()).entries > 0 {
+            throw StoreError(.notAStore, "not a kvstore store (an LMDB environment without kvstore metadata)", path: path)
+        }
+        let databases = StoreDatabases(
+            records: try txn.openDatabase(StoreLayout.records, create: true),
+            journal: try txn.openDatabase(StoreLayout.journal, create: true),
+            meta: try txn.openDatabase(StoreLayout.meta, create: true))
+        if isNew {
+            let id = UUID()
+            try txn.put(StoreLayout.MetaKey.format, withUnsafeBytes(of: StoreLayout.formatVersion.littleEndian, Array.init), in: databases.meta)
+            try txn.put(StoreLayout.MetaKey.storeID, withUnsafeBytes(of: id.uuid, Array.init), in: databases.meta)
+            try txn.put(StoreLayout.MetaKey.created, StoreLayout.uint64(Date().timeIntervalSince1970.bitPattern), in: databases.meta)
+            return Opened(environment: environment, databases: databases, id: id)
+        }
+        return Opened(environment: environment, databases: databases, id: try checkMeta(txn, databases.meta, path: path))
+    }
+
+    private static func exists(_ name: String, in txn: LMDB.Transaction) throws(LMDBError) -> Bool {
+        do {
+            _ = try txn.openDatabase(name, create: false)
+            return true
+        } catch {
+            if error.code == LMDBError.notFound.code { return false }
+            throw error
+        }
+    }
+
+    private static func checkMeta(_ txn: LMDB.Transaction, _ meta: Database, path: String) throws -> UUID {
+        guard let format = StoreLayout.uint32(from: try txn.get(StoreLayout.MetaKey.format, in: meta)) else {
+            throw StoreError(.notAStore, "not a kvstore store (no format version in its metadata)", path: path)
+        }
+        if format > StoreLayout.formatVersion {
+            throw StoreError(
+                .newerFormat,
+                "the store has format \(format), newer than this kvstore reads (\(StoreLayout.formatVersion)); use a newer kvstore",
+                path: path)
+        }
+        guard let raw = try txn.get(StoreLayout.MetaKey.storeID, in: meta), raw.count == 16 else {
+            throw StoreError(.corrupt, "the store's metadata has no valid store id", path: path)
+        }
+        let b = Array(raw)
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
+}
+
+private let MDB_INVALID_CODE = LMDBError.invalid.code
+private let MDB_VERSION_MISMATCH_CODE = LMDBError.versionMismatch.code

@@ -1,0 +1,79 @@
+/// Key-value coding reads (DESIGN §6).
+extension ReadTransaction {
+    /// The value of `key` in the record, after the kind's rules: a key the record does not hold
+    /// (open kind) or the kind does not declare (closed kind) goes to the kind's
+    /// `valueForUndefinedKey` hook, whose default is nil for open kinds and an error for closed ones.
+    ///
+    /// ```swift
+    /// try txn.value(forKey: "name", of: ada)   // .string("Ada")
+    /// ```
+    /// - Throws: ``KeyValueCodingError`` (`recordNotFound`, `undefinedKey`), or what the hook throws.
+    public func value(forKey key: String, of ref: RecordRef) throws -> Value? {
+        let kind = store.kind(named: ref.kind)
+        if let kind, kind.isClosed, !kind.declares(key) {
+            guard try contains(ref) else { throw KeyValueCodingError.recordNotFound(ref) }
+            return try undefinedValue(forKey: key, of: ref, kind: kind)
+        }
+        if let stored = try storedValue(forKey: key, of: ref) { return stored }
+        if let kind, !kind.isClosed, let hook = kind.valueForUndefinedKey { return try hook(key, ref, self) }
+        return nil
+    }
+
+    private func undefinedValue(forKey key: String, of ref: RecordRef, kind: Kind) throws -> Value? {
+        guard let hook = kind.valueForUndefinedKey else {
+            throw KeyValueCodingError.undefinedKey(key, kind: kind.name, ref: ref)
+        }
+        return try hook(key, ref, self)
+    }
+
+    /// The value at a dot-separated key path from the record: through nested dictionaries, through
+    /// references to other records, over arrays element by element, and through collection operators.
+    ///
+    /// ```swift
+    /// try txn.value(forKeyPath: "address.city", of: ada)          // "London"
+    /// try txn.value(forKeyPath: "spouse.name", of: ada)           // through a reference
+    /// try txn.value(forKeyPath: "invoices.@sum.amount", of: ada)  // a collection operator
+    /// ```
+    /// A missing intermediate gives nil. - Throws: ``KeyValueCodingError`` for a malformed path,
+    /// an unknown operator, a missing record, or a key into a scalar.
+    public func value(forKeyPath keyPath: String, of ref: RecordRef) throws -> Value? {
+        let path = try KeyValuePath(keyPath)
+        if path.components.count == 1, let key = path.firstKey { return try value(forKey: key, of: ref) }
+        guard try contains(ref) else { throw KeyValueCodingError.recordNotFound(ref) }
+        return try KeyPathEvaluator.value(forKeyPath: path, of: ref, source: TransactionSource(transaction: self))
+    }
+
+    /// The value at a key path over all records of `kind`, in id order: `@count`, `@sum.amount`,
+    /// `@distinctUnionOfObjects.city`, or a plain key path that gives each record's value
+    /// (`null` where missing).
+    ///
+    /// ```swift
+    /// try txn.value(forKeyPath: "@sum.amount", ofKind: "invoice")   // .int(1234)
+    /// ```
+    public func value(forKeyPath keyPath: String, ofKind kind: String) throws -> Value? {
+        let path = try KeyValuePath(keyPath)
+        let refs = try refs(ofKind: kind).map(Value.reference)
+        return try KeyPathEvaluator.value(forKeyPath: path, ofCollection: refs, source: TransactionSource(transaction: self))
+    }
+
+    /// The values of `keys`, `null` for each one that has no value (Foundation's
+    /// `dictionaryWithValuesForKeys:`).
+    public func dictionaryWithValues(forKeys keys: [String], of ref: RecordRef) throws -> [String: Value] {
+        var result: [String: Value] = [:]
+        for key in keys { result[key] = try value(forKey: key, of: ref) ?? .null }
+        return result
+    }
+}
+
+/// Key-path evaluation over a transaction: a dangling reference reads as nil.
+struct TransactionSource: KeyValueSource {
+    let transaction: ReadTransaction
+
+    func value(forKey key: String, of ref: RecordRef) throws -> Value? {
+        do {
+            return try transaction.value(forKey: key, of: ref)
+        } catch let error as KeyValueCodingError where error.code == .recordNotFound && error.ref == ref {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import LMDB
+
+/// A consistent snapshot of the store, valid only during the ``Store/read(_:)`` or
+/// ``Store/write(_:)`` closure that received it.
+///
+/// ```swift
+/// let (name, count) = try store.read { txn in
+///     (try txn.value(forKey: "name", of: ada), try txn.count(ofKind: "person"))
+/// }
+/// ```
+public class ReadTransaction {
+    /// The store this transaction belongs to.
+    public let store: Store
+    let transaction: LMDB.Transaction
+    var databases: StoreDatabases { store.databases }
+
+    init(store: Store, transaction: LMDB.Transaction) {
+        self.store = store
+        self.transaction = transaction
+    }
+
+    // MARK: Records
+
+    /// Whether the record exists.
+    public func contains(_ ref: RecordRef) throws -> Bool {
+        try transaction.get(StoreLayout.recordKey(ref), in: databases.records) != nil
+    }
+
+    /// The record's values, or nil when there is no such record.
+    public func record(_ ref: RecordRef) throws -> [String: Value]? {
+        guard let bytes = try transaction.get(StoreLayout.recordKey(ref), in: databases.records) else { return nil }
+        return try decodeRecord(bytes, ref: ref)
+    }
+
+    /// The record's values. - Throws: ``KeyValueCodingError/Code/recordNotFound``.
+    func existingRecord(_ ref: RecordRef) throws -> [String: Value] {
+        guard let values = try record(ref) else { throw KeyValueCodingError.recordNotFound(ref) }
+        return values
+    }
+
+    /// The stored value of one key, decoding only that key; nil when the record does not hold it.
+    /// - Throws: ``KeyValueCodingError/Code/recordNotFound`` when there is no such record.
+    func storedValue(forKey key: String, of ref: RecordRef) throws -> Value? {
+        guard let bytes = try transaction.get(StoreLayout.recordKey(ref), in: databases.records) else {
+            throw KeyValueCodingError.recordNotFound(ref)
+        }
+        do {
+            return try RecordCodec.value(forKey: key, in: bytes)
+        } catch {
+            throw StoreError(.corrupt, "record \(ref) is corrupt: \(error)", path: store.path)
+        }
+    }
+
+    func decodeRecord(_ bytes: UnsafeRawBufferPointer, ref: RecordRef) throws(StoreError) -> [String: Value] {
+        do {
+            return try RecordCodec.decode(bytes)
+        } catch {
+            throw StoreError(.corrupt, "record \(ref) is corrupt: \(error)", path: store.path)
+        }
+    }
+
+    /// Calls `body` with every record of `kind` in id order (bytewise UTF-8), or of every kind
+    /// (ordered by kind, then id) when `kind` is nil. Records are decoded one at a time, so memory
+    /// stays constant however many there are. Return false from `body` to stop.
+    public func forEachRecord(ofKind kind: String? = nil, _ body: (Record) throws -> Bool) throws {
+        if let kind { try RecordRef.validate(kind: kind) }
+        let prefix = kind.map(StoreLayout.kindPrefix) ?? []
+        try transaction.withCursor(on: databases.records) { cursor in
+            var entry = try cursor.seek(atOrAfter: prefix)
+            while let (key, value) = entry, key.starts(with: prefix) {
+                guard let ref = StoreLayout.ref(fromKey: key) else {
+                    throw StoreError(.corrupt, "a record key is malformed: \(Array(key.prefix(80)))", path: store.path)
+                }
+                if try !body(Record(ref: ref, values: decodeRecord(value, ref: ref))) { return }
+                entry = try cursor.next()
+            }
+        }
+    }
+
+    /// Every record of `kind`, in id order.
+    public func records(ofKind kind: String) throws -> [Record] {
+        var result: [Record] = []
+        try forEachRecord(ofKind: kind) { result.append($0); return true }
+        return result
+    }
+
+    /// The references of every record of `kind`, in id order, without decoding the records.
+    public func refs(ofKind kind: String) throws -> [RecordRef] {
+        try RecordRef.validate(kind: kind)
+        let prefix = StoreLayout.kindPrefix(kind)
+        return try transaction.withCursor(on: databases.records) { cursor in
+            var refs: [RecordRef] = []
+            var entry = try cursor.seek(atOrAfter: prefix)
+            while let (key, _) = entry, key.starts(with: prefix) {
+                if let ref = StoreLayout.ref(fromKey: key) { refs.append(ref) }
+                entry = try cursor.next()
+            }
+            return refs
+        }
+    }
+
+    /// The number of records of `kind` (kept as a counter: no scan).
+    public func count(ofKind kind: String) throws -> Int {
+        try RecordRef.validate(kind: kind)
+        return Int(StoreLayout.uint64(from: try transaction.get(StoreLayout.MetaKey.count(kind), in: databases.meta)) ?? 0)
+    }
+
+    /// The kinds that have records, with their counts, in name order.
+    public func kinds() throws -> [(kind: String, count: Int)] {
+        let prefix = StoreLayout.MetaKey.countPrefix
+        return try transaction.withCursor(on: databases.meta) { cursor in
+            var result: [(String, Int)] = []
+            var entry = try cursor.seek(atOrAfter: prefix)
+            while let (key, value) = entry, key.starts(with: prefix) {
+                let name = String(decoding: key.dropFirst(prefix.count), as: UTF8.self)
+                let count = Int(StoreLayout.uint64(from: value) ?? 0)
+                if count > 0 { result.append((name, count)) }
+                entry = try cursor.next()
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// Setting through a key path.
+extension WriteTransaction {
+    /// Sets the value at a dot-separated key path: through nested dictionaries of the record, and
+    /// through references into other records. The journal entry names the whole key path and
+    /// carries the old and new values at its end.
+    ///
+    /// ```swift
+    /// try txn.setValue("Paris", forKeyPath: "address.city", of: ada)
+    /// try txn.setValue("William", forKeyPath: "spouse.name", of: ada)   // sets it on the spouse's record
+    /// ```
+    /// - Throws: ``KeyValueCodingError`` `missingIntermediate` (with the path) when an intermediate
+    ///   dictionary does not exist, `notAContainer` when it is not a dictionary or reference,
+    ///   `invalidKeyPath` for operators (a computed value cannot be set).
+    public func setValue(_ value: Value?, forKeyPath keyPath: String, of ref: RecordRef) throws {
+        let path = try KeyValuePath(keyPath)
+        var keys: [String] = []
+        for component in path.components {
+            guard case .key(let key) = component else {
+                throw KeyValueCodingError.invalidKeyPath(keyPath, problem: "a collection operator's result cannot be set")
+            }
+            keys.append(key)
+        }
+        try setValue(value, at: keys[...], of: ref, fullPath: keyPath)
+    }
+
+    private func setValue(_ value: Value?, at keys: ArraySlice<String>, of ref: RecordRef, fullPath: String) throws {
+        let first = keys.first!
+        if keys.count == 1 { return try setValue(value, forKey: first, of: ref) }
+        let top = try self.value(forKey: first, of: ref)
+        if case .reference(let target)? = top {
+            guard try contains(target) else {
+                throw KeyValueCodingError.missingIntermediate(keyPath: fullPath, missing: first, ref: ref)
+            }
+            return try setValue(value, at: keys.dropFirst(), of: target, fullPath: fullPath)
+        }
+        guard case .dictionary(let dictionary)? = top else {
+            if top == nil { throw KeyValueCodingError.missingIntermediate(keyPath: fullPath, missing: first, ref: ref) }
+            throw KeyValueCodingError.notAContainer(key: keys.dropFirst().first!, subject: "'\(first)'", type: top!.type, keyPath: fullPath)
+                .attributed(to: ref)
+        }
+        let outcome = try replacing(value, at: keys.dropFirst(), in: dictionary, walked: [first], fullPath: fullPath, ref: ref)
+        switch outcome {
+        case .reference(let target, let rest):
+            try setValue(value, at: rest, of: target, fullPath: fullPath)
+        case .updated(let newTop, let old, let leafPath):
+            let new = value?.isNull == true ? nil : value
+            if old == new { return }
+            let trackKey = ChangeTracker.Key(ref: ref, keyPath: leafPath)
+            tracker.willChange(trackKey, oldValue: old, stored: true)
+            try storeNested(.dictionary(newTop), forKey: first, of: ref)
+            if let closed = try tracker.didChange(trackKey) { try journalIfChanged(closed, key: trackKey, new: new) }
+        }
+    }
+
+    private enum Outcome {
+        /// The path continues in another record.
+        case reference(RecordRef, ArraySlice<String>)
+        /// The top-level dictionary with the leaf replaced, the leaf's old value, and the path.
+        case updated([String: Value], old: Value?, path: String)
+    }
+
+    private func replacing(
+        _ value: Value?, at keys: ArraySlice<String>, in dictionary: [String: Value],
+        walked: [String], fullPath: String, ref: RecordRef
+    ) throws -> Outcome {
+        let key = keys.first!
+        var dictionary = dictionary
+        if keys.count == 1 {
+            let old = dictionary[key]
+            dictionary[key] = value?.isNull == true ? nil : value
+            return .updated(dictionary, old: old, path: (walked + [key]).joined(separator: "."))
+        }
+        let here = (walked + [key]).joined(separator: ".")
+        switch dictionary[key] {
+        case .dictionary(let inner)?:
+            let outcome = try replacing(value, at: keys.dropFirst(), in: inner, walked: walked + [key], fullPath: fullPath, ref: ref)
+            guard case .updated(let newInner, let old, let path) = outcome else { return outcome }
+            dictionary[key] = .dictionary(newInner)
+            return .updated(dictionary, old: old, path: path)
+        case .reference(let target)?:
+            guard try contains(target) else {
+                throw KeyValueCodingError.missingIntermediate(keyPath: fullPath, missing: here, ref: ref)
+            }
+            return .reference(target, keys.dropFirst())
+        case nil, .null?:
+            throw KeyValueCodingError.missingIntermediate(keyPath: fullPath, missing: here, ref: ref)
+        case let other?:
+            throw KeyValueCodingError.notAContainer(key: keys.dropFirst().first!, subject: "'\(here)'", type: other.type, keyPath: fullPath)
+                .attributed(to: ref)
+        }
+    }
+
+    /// Writes a top-level key whose nested content changed; the caller journals the nested change.
+    private func storeNested(_ value: Value, forKey key: String, of ref: RecordRef) throws {
+        var values = try existingRecord(ref)
+        values[key] = value
+        try writeRecord(values, of: ref)
+    }
+}

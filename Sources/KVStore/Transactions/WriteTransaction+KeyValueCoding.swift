@@ -1,0 +1,117 @@
+/// Key-value coding writes (DESIGN §6), each through will-change / did-change and the journal.
+extension WriteTransaction {
+    /// Sets the value of `key` in the record; nil or `.null` removes it — except on a key that holds,
+    /// or is declared as, a scalar, where the kind's `setNilValueForKey` hook decides (default: an error).
+    /// A key the record does not hold (open kind) or the kind does not declare (closed kind) goes to
+    /// the kind's `setValueForUndefinedKey` hook, whose default stores it for open kinds and throws
+    /// for closed ones. Setting the value already stored does nothing: no journal entry.
+    ///
+    /// ```swift
+    /// try txn.setValue("Ada", forKey: "name", of: ada)
+    /// try txn.setValue(nil, forKey: "nickname", of: ada)   // removes the key
+    /// ```
+    /// - Throws: ``KeyValueCodingError`` (`recordNotFound`, `undefinedKey`, `typeMismatch`,
+    ///   `nilForScalar`, `validationFailed` when validating), or what a hook throws.
+    public func setValue(_ value: Value?, forKey key: String, of ref: RecordRef) throws {
+        var value = value?.isNull == true ? nil : value
+        let kind = store.kind(named: ref.kind)
+        if let kind, kind.isClosed, !kind.declares(key) {
+            guard try contains(ref) else { throw KeyValueCodingError.recordNotFound(ref) }
+            guard let hook = kind.setValueForUndefinedKey else {
+                throw KeyValueCodingError.undefinedKey(key, kind: kind.name, ref: ref, writing: true)
+            }
+            return try hook(value, key, ref, self)
+        }
+        if let kind, !kind.isClosed, let hook = kind.setValueForUndefinedKey, try storedValue(forKey: key, of: ref) == nil {
+            return try hook(value, key, ref, self)
+        }
+        if store.options.validatesOnSet { try validateValue(&value, forKey: key, of: ref) }
+        try storeValue(value, forKey: key, of: ref)
+    }
+
+    /// Stores `value` under `key` as given, without the undefined-key hooks: what the default
+    /// `setValueForUndefinedKey` does, and what a hook calls to store under another key.
+    /// Declared types, the nil-for-scalar rule, will/did-change and the journal still apply.
+    public func storeValue(_ value: Value?, forKey key: String, of ref: RecordRef) throws {
+        var values = try existingRecord(ref)
+        let old = values[key]
+        var new = value?.isNull == true ? nil : value
+        let kind = store.kind(named: ref.kind)
+        if new == nil, let scalar = scalarType(of: key, holding: old, kind: kind) {
+            guard let hook = kind?.setNilValueForKey else {
+                throw KeyValueCodingError.nilForScalar(key: key, type: scalar, ref: ref)
+            }
+            new = try hook(key, ref)
+        }
+        if let kind { new = try checkDeclaredType(new, forKey: key, kind: kind, ref: ref) }
+        if old == new { return }
+        let trackKey = ChangeTracker.Key(ref: ref, keyPath: key)
+        tracker.willChange(trackKey, oldValue: old, stored: true)
+        values[key] = new
+        try writeRecord(values, of: ref)
+        if let closed = try tracker.didChange(trackKey) { try journalIfChanged(closed, key: trackKey, new: new) }
+    }
+
+    private func scalarType(of key: String, holding old: Value?, kind: Kind?) -> ValueType? {
+        if let declared = kind?.declaredType(of: key), declared.isScalar { return declared }
+        if let type = old?.type, type.isScalar { return type }
+        return nil
+    }
+
+    /// The value as the kind declares it: an int widened for a `double` key; a type mismatch throws.
+    func checkDeclaredType(_ value: Value?, forKey key: String, kind: Kind, ref: RecordRef) throws(KeyValueCodingError) -> Value? {
+        guard let value, let declared = kind.declaredType(of: key), value.type != declared else { return value }
+        if declared == .double, case .int(let i) = value { return .double(Double(i)) }
+        throw KeyValueCodingError.typeMismatch(key: key, declared: declared, given: value.type, ref: ref)
+    }
+
+    /// Removes `key` from the record (a no-op when it holds none). Unlike setting nil, removal is
+    /// explicit, so the nil-for-scalar hook is not consulted.
+    public func removeValue(forKey key: String, of ref: RecordRef) throws {
+        if let kind = store.kind(named: ref.kind), kind.isClosed, !kind.declares(key) {
+            throw KeyValueCodingError.undefinedKey(key, kind: kind.name, ref: ref, writing: true)
+        }
+        var values = try existingRecord(ref)
+        guard let old = values[key] else { return }
+        let trackKey = ChangeTracker.Key(ref: ref, keyPath: key)
+        tracker.willChange(trackKey, oldValue: old, stored: true)
+        values[key] = nil
+        try writeRecord(values, of: ref)
+        if let closed = try tracker.didChange(trackKey) { try journalIfChanged(closed, key: trackKey, new: nil) }
+    }
+
+    /// Sets every key of `values` (Foundation's `setValuesForKeysWithDictionary:`); `null` means nil.
+    /// All or nothing: an error for one key leaves the transaction's caller to abort.
+    public func setValuesForKeys(_ values: [String: Value], of ref: RecordRef) throws {
+        for key in values.keys.sorted() { try setValue(values[key], forKey: key, of: ref) }
+    }
+
+    /// Runs the kind's checks for `key` on `value`: the declared type, then the key's validator,
+    /// which may accept it, rewrite it (sanitise) or reject it.
+    ///
+    /// ```swift
+    /// var email: Value? = " ada@example.com "
+    /// try txn.validateValue(&email, forKey: "email", of: ada)   // trimmed, or throws
+    /// ```
+    /// - Throws: ``KeyValueCodingError`` `typeMismatch` or `validationFailed` (with the validator's reason).
+    public func validateValue(_ value: inout Value?, forKey key: String, of ref: RecordRef) throws {
+        guard let kind = store.kind(named: ref.kind) else { return }
+        if let validator = kind.validators[key] {
+            do {
+                try validator(&value, key, ref)
+            } catch let error as KeyValueCodingError {
+                throw error
+            } catch {
+                throw KeyValueCodingError.validationFailed(key: key, reason: "\(error)", ref: ref)
+            }
+        }
+        value = try checkDeclaredType(value, forKey: key, kind: kind, ref: ref)
+    }
+
+    /// Validates, then sets: ``validateValue(_:forKey:of:)`` followed by ``setValue(_:forKey:of:)``.
+    public func validatingSetValue(_ value: Value?, forKey key: String, of ref: RecordRef) throws {
+        var value = value?.isNull == true ? nil : value
+        try validateValue(&value, forKey: key, of: ref)
+        try setValue(value, forKey: key, of: ref)
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import LMDB
+
+/// A write transaction: everything changed through it commits together, with one commit id shared
+/// by all its journal entries. Valid only during the ``Store/write(_:)`` closure that received it.
+///
+/// Every mutation runs will-change → mutation → did-change, and did-change appends a journal entry
+/// in this same LMDB transaction, so data and journal commit (or vanish) together.
+///
+/// ```swift
+/// try store.write { txn in
+///     let ref = try txn.insert(["name": "Ada"], kind: "person")
+///     try txn.setValue(36, forKey: "age", of: ref)
+///     try txn.mutableArray(forKey: "tags", of: ref).append("math")
+/// }
+/// ```
+public final class WriteTransaction: ReadTransaction {
+    var tracker = ChangeTracker()
+    /// The journal entries appended so far.
+    public private(set) var entries: [JournalEntry] = []
+    /// The origin to stamp on entries (replicated apply); nil for local changes.
+    var origin: JournalOrigin?
+    private var sequenceState: (commit: UInt64, last: UInt64)?
+    private let timestamp = Date()
+
+    // MARK: Journal
+
+    /// Appends one entry for a change that did-change found real.
+    func journal(
+        _ change: ChangeKind, ref: RecordRef, keyPath: String?, old: Value?, new: Value?,
+        indexes: [Int]? = nil, isDerived: Bool = false
+    ) throws {
+        var state = try sequenceState ?? (
+            commit: (StoreLayout.uint64(from: transaction.get(StoreLayout.MetaKey.lastCommit, in: databases.meta)) ?? 0) + 1,
+            last: try lastSequence())
+        state.last += 1
+        sequenceState = state
+        let entry = JournalEntry(
+            sequence: state.last, commitID: state.commit, timestamp: timestamp, origin: origin,
+            ref: ref, keyPath: keyPath, change: change, oldValue: old, newValue: new,
+            indexes: indexes, isDerived: isDerived)
+        try transaction.put(StoreLayout.sequenceKey(state.last), JournalCodec.encode(entry), in: databases.journal, append: true)
+        entries.append(entry)
+    }
+
+    /// The commit id of this transaction's changes, or nil when it has changed nothing yet.
+    public var commitID: UInt64? { sequenceState?.commit }
+
+    /// Checks the pairs are balanced and saves the journal counters; called before commit.
+    func finish() throws {
+        if let (key, _) = tracker.open.first {
+            throw StoreError(
+                .unbalancedChange,
+                "willChange for '\(key.keyPath)' of \(key.ref) was not followed by didChange before the write ended",
+                path: store.path)
+        }
+        if let state = sequenceState {
+            try transaction.put(StoreLayout.MetaKey.lastSequence, StoreLayout.uint64(state.last), in: databases.meta)
+            try transaction.put(StoreLayout.MetaKey.lastCommit, StoreLayout.uint64(state.commit), in: databases.meta)
+        }
+    }
+
+    // MARK: Change hooks
+
+    /// Announces that the value at `keyPath` of the record is about to change — by hand, for a
+    /// derived key whose value is computed from others (pair it with ``didChangeValue(forKey:of:)``).
+    /// Nested pairs for the same key coalesce into one change, reported by the outermost did-change.
+    ///
+    /// ```swift
+    /// try txn.willChangeValue(forKey: "fullName", of: ada)
+    /// try txn.setValue("Augusta Ada", forKey: "first", of: ada)
+    /// try txn.didChangeValue(forKey: "fullName", of: ada)   // journals fullName's old and new value
+    /// ```
+    public func willChangeValue(forKey keyPath: String, of ref: RecordRef) throws {
+        try tracker.willChange(.init(ref: ref, keyPath: keyPath), oldValue: try value(forKeyPath: keyPath, of: ref), stored: false)
+    }
+
+    /// Closes a ``willChangeValue(forKey:of:)``: when it is the outermost one and the value
+    /// differs, the change is journaled.
+    public func didChangeValue(forKey keyPath: String, of ref: RecordRef) throws {
+        let key = ChangeTracker.Key(ref: ref, keyPath: keyPath)
+        guard let closed = try tracker.didChange(key) else { return }
+        let new = try value(forKeyPath: keyPath, of: ref)
+        try journalIfChanged(closed, key: key, new: new)
+    }
+
+    func journalIfChanged(_ closed: ChangeTracker.Open, key: ChangeTracker.Key, new: Value?) throws {
+        if closed.change == .setting && closed.oldValue == new { return }
+        try journal(closed.change, ref: key.ref, keyPath: key.keyPath, old: closed.oldValue, new: new,
+                    indexes: closed.indexes, isDerived: !closed.storedChange)
+    }
+
+    // MARK: Records
+
+    /// Inserts a record with a generated id (a time-ordered UUID). - Returns: its reference.
+    /// `null` values are left out (a record holds no nulls at its top level).
+    @discardableResult
+    public func insert(_ values: [String: Value], kind: String) throws -> RecordRef {
+        let ref = try RecordRef(kind: kind, id: RecordID.generate())
+        try insert(values, as: ref)
+        return ref
+    }
+
+    /// Inserts a record under `ref`, journaled as one entry with the whole dictionary.
+    /// - Throws: ``KeyValueCodingError`` `recordExists`, `undefinedKey` (closed kind),
+    ///   `typeMismatch`, or a validation error when the store validates on set.
+    public func insert(_ values: [String: Value], as ref: RecordRef) throws {
+        let kind = store.kind(named: ref.kind)
+        var checked: [String: Value] = [:]
+        for (key, value) in values {
+            var value: Value? = value.isNull ? nil : value
+            if let kind {
+                if kind.isClosed && !kind.declares(key) {
+                    throw KeyValueCodingError.undefinedKey(key, kind: kind.name, ref: ref, writing: true)
+                }
+                if store.options.validatesOnSet { try validateValue(&value, forKey: key, of: ref) }
+                value = try checkDeclaredType(value, forKey: key, kind: kind, ref: ref)
+            }
+            checked[key] = value
+        }
+        let key = StoreLayout.recordKey(ref)
+        if try transaction.get(key, in: databases.records) != nil { throw KeyValueCodingError.recordExists(ref) }
+        try transaction.put(key, RecordCodec.encode(checked), in: databases.records)
+        try adjustCount(of: ref.kind, by: 1)
+        try journal(.recordInserted, ref: ref, keyPath: nil, old: nil, new: .dictionary(checked))
+    }
+
+    /// Deletes the record, journaled as one entry carrying its whole dictionary as the old value.
+    /// - Throws: ``KeyValueCodingError/Code/recordNotFound``.
+    public func delete(_ ref: RecordRef) throws {
+        let old = try existingRecord(ref)
+        try transaction.delete(StoreLayout.recordKey(ref), in: databases.records)
+        try adjustCount(of: ref.kind, by: -1)
+        try journal(.recordDeleted, ref: ref, keyPath: nil, old: .dictionary(old), new: nil)
+    }
+
+    /// Stores a record's values as they are (the caller has journaled the change).
+    func writeRecord(_ values: [String: Value], of ref: RecordRef) throws {
+        try transaction.put(StoreLayout.recordKey(ref), RecordCodec.encode(values), in: databases.records)
+    }
+
+    private func adjustCount(of kind: String, by delta: Int64) throws {
+        let key = StoreLayout.MetaKey.count(kind)
+        let current = Int64(StoreLayout.uint64(from: try transaction.get(key, in: databases.meta)) ?? 0)
+        let next = max(0, current + delta)
+        if next == 0 {
+            try transaction.delete(key, in: databases.meta)
+        } else {
+            try transaction.put(key, StoreLayout.uint64(UInt64(next)), in: databases.meta)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import KVStore
+import LMDB
+
+private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) -> Bool {
+    { ($0 as? StoreError)?.code == expected }
+}
+
+@Suite struct StoreOpeningTests {
+    @Test func createsTheDirectoryAndReopensWithTheSameId() throws {
+        let path = TemporaryStore.freshPath() + "/nested/store"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let id = try Store(path: path).id
+        try Store(path: path).insert(["a": 1], as: ref("k/1"))
+        let again = try Store(path: path)
+        #expect(again.id == id)
+        #expect(try again.record(ref("k/1")) == ["a": 1])
+    }
+
+    @Test func withoutCreatingAMissingPathIsNoStore() {
+        var options = Store.Options()
+        options.createIfMissing = false
+        let path = TemporaryStore.freshPath()
+        #expect(performing: { try Store(path: path, options: options) }, throws: storeError(.noStore))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func aFileWhereTheDirectoryBelongsIsRefused() throws {
+        let path = TemporaryStore.freshPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try Store(path: path)
+        } throws: { error in
+            (error as? StoreError)?.code == .notADirectory && "\(error)".contains(path)
+        }
+    }
+
+    @Test func aDirectoryWithoutAStoreIsNotAStoreWhenNotCreating() throws {
+        let path = TemporaryStore.freshPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        var options = Store.Options()
+        options.createIfMissing = false
+        #expect(performing: { try Store(path: path, options: options) }, throws: storeError(.notAStore))
+    }
+
+    @Test func aCorruptDataFileIsNotAStore() throws {
+        let path = TemporaryStore.freshPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try Data(repeating: 0x11, count: 16384).write(to: URL(fileURLWithPath: path + "/data.mdb"))
+        #expect(performing: { try Store(path: path) }, throws: storeError(.notAStore))
+    }
+
+    @Test func aForeignLMDBEnvironmentIsNotAStore() throws {
+        let path = TemporaryStore.freshPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        do {
+            let env = try Environment(path: path)
+            let db = try env.openDatabase("other")
+            try env.write { try $0.put(Array("k".utf8), Array("v".utf8), in: db) }
+        }
+        #expect(performing: { try Store(path: path) }, throws: storeError(.notAStore))
+    }
+
+    @Test func aNewerFormatIsRefusedWithAClearError() throws {
+        let t = try TemporaryStore()
+        try t.store.environment.write { txn in
+            try txn.put(StoreLayout.MetaKey.format, withUnsafeBytes(of: UInt32(99).littleEndian, Array.init), in: t.store.databases.meta)
+        }
+        #expect {
+            try Store(path: t.path)
+        } throws: { error in
+            (error as? StoreError)?.code == .newerFormat && "\(error)".contains("format 99")
+        }
+    }
+
+    @Test func readOnlyStoresReadButRefuseWrites() throws {
+        let t = try TemporaryStore()
+        try t.store.insert(["a": 1], as: ref("k/1"))
+        var options = Store.Options()
+        options.readOnly = true
+        let ro = try Store(path: t.path, options: options)
+        #expect(try ro.record(ref("k/1")) == ["a": 1])
+        #expect(performing: { try ro.setValue(2, forKey: "a", of: ref("k/1")) }, throws: storeError(.readOnly))
+    }
+
+    @Test func lmdbUtilitiesReadTheStore() throws {
+        let t = try TemporaryStore()
+        try t.store.insert(["name": "Ada"], as: ref("person/ada"))
+        for tool in ["/usr/bin/mdb_stat", "/usr/bin/mdb_dump"] {
+            guard FileManager.default.isExecutableFile(atPath: tool) else { continue }  // lmdb-utils absent
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = ["-a", t.path]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = Pipe()
+            try process.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(tool) failed")
+            #expect(text.contains("records") && text.contains("journal") && text.contains("meta"))
+        }
+    }
+}
