@@ -66,6 +66,8 @@ public final class Environment: Sendable {
     /// Stale reader slots cleared when the environment was opened (left by crashed processes).
     public let staleReadersCleared: Int
     private let writeLock = Mutex(())
+    /// The thread that holds the write lock (0 when none), to refuse a write nested in a write.
+    private let writerThread = Atomic<UInt>(0)
     private let gate = ResizeGate()
     private let mapSize: Atomic<Int>
 
@@ -168,7 +170,14 @@ public final class Environment: Sendable {
     /// with `MDB_MAP_FULL` instead of waiting for itself.
     public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
         if options.readOnly { throw LMDBError(code: EACCES, operation: "write transaction on a read-only store") }
+        let thread = currentThreadID()
+        if writerThread.load(ordering: .relaxed) == thread {
+            // Waiting for our own lock would never end.
+            throw LMDBError(code: EDEADLK, operation: "write transaction started inside another write on the same thread")
+        }
         return try writeLock.withLock { _ in
+            writerThread.store(thread, ordering: .relaxed)
+            defer { writerThread.store(0, ordering: .relaxed) }
             while true {
                 var txn: OpaquePointer?
                 let rc = mdb_txn_begin(handle, nil, 0, &txn)
@@ -197,6 +206,14 @@ public final class Environment: Sendable {
                 return result
             }
         }
+    }
+
+    private func currentThreadID() -> UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
     }
 
     /// Doubles the map (up to `maxMapSize`). Called with the write lock held and no write open.

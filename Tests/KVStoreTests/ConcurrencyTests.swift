@@ -86,3 +86,13 @@ final class Flag: @unchecked Sendable {
     func set() { lock.withLock { value = true } }
     var isSet: Bool { lock.withLock { value } }
 }
+
+@Test func aStoreWriteInsideAWriteIsAClearError() throws {
+    let t = try TemporaryStore()
+    let a = ref("k/a")
+    try t.store.insert([:], as: a)
+    #expect {
+        try t.store.write { _ in try t.store.setValue(1, forKey: "x", of: a) }
+    } throws: { ($0 as? StoreError)?.code == .nestedWrite }
+    #expect(try t.store.record(a) == [:])
+}

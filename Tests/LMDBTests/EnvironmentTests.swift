@@ -187,3 +187,20 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         }
     }
 }
+
+@Suite struct NestedWriteTests {
+    @Test func aWriteInsideAWriteOnTheSameThreadIsRefusedNotDeadlocked() throws {
+        let dir = try TemporaryDirectory()
+        let env = try Environment(path: dir.path)
+        let db = try env.openDatabase("things")
+        #expect(throws: LMDBError(code: EDEADLK, operation: "")) {
+            try env.write { _ in try env.write { try $0.put(Array("k".utf8), Array("v".utf8), in: db) } }
+        }
+        // A read inside a write is fine (MDB_NOTLS).
+        let seen = try env.write { txn in
+            try txn.put(Array("k".utf8), Array("v".utf8), in: db)
+            return try env.read { try $0.get(Array("k".utf8), in: db) != nil }
+        }
+        #expect(!seen, "the read sees the last committed snapshot, not the open write")
+    }
+}

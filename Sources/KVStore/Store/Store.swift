@@ -110,6 +110,12 @@ public final class Store: Sendable {
                 return result
             }
         } catch let error as LMDBError {
+            if error.code == EDEADLK {
+                throw StoreError(
+                    .nestedWrite,
+                    "a write was started inside another write on the same thread; use the transaction you were given",
+                    path: path, underlying: error)
+            }
             if error.code == EACCES {
                 throw StoreError(.readOnly, "the store's files may not be written", path: path, underlying: error)
             }
