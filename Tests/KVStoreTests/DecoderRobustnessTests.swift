@@ -143,7 +143,7 @@ struct CodecRandom: RandomNumberGenerator {
         let alphabet = Array(#"{}[]:,"\$-+.eE0123456789 tfnu"#.utf8) + [0x80, 0xC3, 0xED, 0xF4, 0xFF, 0x00]
         var parsed = 0
         for text in texts {
-            for _ in 0 ..< 400 {
+            for _ in 0 ..< 250 {
                 var mutated = text
                 switch random.below(3) {
                 case 0: mutated[random.below(mutated.count)] = alphabet[random.below(alphabet.count)]

@@ -45,25 +45,114 @@ struct JSONParser {
         Self.error(problem, at: offset ?? position, in: input)
     }
 
-    // MARK: - Values and containers (recursive)
+    // MARK: - Values and containers
+
+    /// An array or object being parsed, on the parser's explicit stack.
+    private enum Frame {
+        case array([Value])
+        case object(ObjectFrame)
+    }
+
+    private struct ObjectFrame {
+        var object = RawObject()
+        var first: Member?
+        /// The member whose value is being parsed.
+        var pending = Member(key: "", keyOffset: 0, valueOffset: 0)
+        /// The pending value is the object of a first member `"$dict"`: it is delivered raw, since
+        /// whether it is read verbatim depends on whether more members follow.
+        var pendingIsDictContent = false
+    }
+
+    /// A value whose parsing is complete, or an object delivered raw to a `"$dict"` member.
+    private enum Completed {
+        case value(Value)
+        case raw(RawObject)
+    }
 
     /// The value at `position`, which is not whitespace.
+    ///
+    /// Nesting is handled with an explicit stack rather than recursion, so hostile input cannot
+    /// overflow the thread's stack whatever the build configuration.
     private mutating func parseValue() throws(TypedJSONError) -> Value {
-        switch peek() {
-        case UInt8(ascii: "{"): return try interpret(try parseObject())
-        case UInt8(ascii: "["): return .array(try parseArray())
-        default: return try parseScalar()
+        var stack: [Frame] = []
+        descending: while true {
+            var completed: Completed
+            switch peek() {
+            case UInt8(ascii: "["):
+                if try open(closingWith: UInt8(ascii: "]")) {
+                    stack.append(.array([]))
+                    continue descending
+                }
+                completed = .value(.array([]))
+            case UInt8(ascii: "{"):
+                if try open(closingWith: UInt8(ascii: "}")) {
+                    var frame = ObjectFrame()
+                    try beginMember(of: &frame)
+                    stack.append(.object(frame))
+                    continue descending
+                }
+                completed = try complete(RawObject(), under: stack)
+            default:
+                completed = .value(try parseScalar())
+            }
+            // Deliver the completed value to the enclosing containers, closing those that end.
+            while let frame = stack.popLast() {
+                switch frame {
+                case .array(var elements):
+                    if case .value(let value) = completed { elements.append(value) }
+                    if try continues(closingWith: UInt8(ascii: "]")) {
+                        stack.append(.array(elements))
+                        continue descending
+                    }
+                    depth -= 1
+                    completed = .value(.array(elements))
+                case .object(var frame):
+                    let member = frame.pending
+                    if case .raw(let content) = completed {
+                        if try closes(UInt8(ascii: "}")) {
+                            // {"$dict":{...}}: a wrapper whose content is read verbatim.
+                            depth -= 1
+                            completed = try complete(RawObject(tag: member, dictContent: .object(content)), under: stack)
+                            continue
+                        }
+                        // With more keys, "$dict" is a plain key and its object a value like any other.
+                        try add(try interpret(content), for: member, to: &frame.object)
+                    } else if case .value(let value) = completed {
+                        try add(value, for: member, to: &frame.object)
+                    }
+                    if frame.first == nil { frame.first = member }
+                    if try continues(closingWith: UInt8(ascii: "}")) {
+                        try beginMember(of: &frame)
+                        stack.append(.object(frame))
+                        continue descending
+                    }
+                    depth -= 1
+                    if frame.object.members.count == 1, let first = frame.first, first.key.utf8.first == UInt8(ascii: "$") {
+                        frame.object.tag = first
+                    }
+                    completed = try complete(frame.object, under: stack)
+                }
+            }
+            switch completed {
+            case .value(let value): return value
+            case .raw(let object): return try interpret(object)  // not reached: raw needs a parent
+            }
         }
     }
 
-    private mutating func parseArray() throws(TypedJSONError) -> [Value] {
-        var elements: [Value] = []
-        guard try open(closingWith: UInt8(ascii: "]")) else { return elements }
-        defer { depth -= 1 }
-        repeat {
-            elements.append(try parseValue())
-        } while try continues(closingWith: UInt8(ascii: "]"))
-        return elements
+    /// Parses a member's key and notes whether its value is `$dict` content.
+    @inline(never)
+    private mutating func beginMember(of frame: inout ObjectFrame) throws(TypedJSONError) {
+        frame.pending = try parseKey()
+        frame.pendingIsDictContent = frame.first == nil && frame.pending.key == "$dict"
+            && peek() == UInt8(ascii: "{")
+    }
+
+    /// A closed object: raw when it is the content of a first member `"$dict"`, interpreted otherwise.
+    @inline(never)
+    private func complete(_ object: RawObject, under stack: [Frame]) throws(TypedJSONError) -> Completed {
+        if case .object(let parent) = stack.last, parent.pendingIsDictContent { return .raw(object) }
+        return .value(try interpret(object))
     }
 
     /// An object as parsed, before it is known whether it is read as a value (tags interpreted) or
@@ -89,43 +178,24 @@ struct JSONParser {
         var valueOffset: Int
     }
 
-    private mutating func parseObject() throws(TypedJSONError) -> RawObject {
-        var object = RawObject()
-        guard try open(closingWith: UInt8(ascii: "}")) else { return object }
-        defer { depth -= 1 }
-        var first: Member?
-        repeat {
-            let member = try parseKey()
-            if first == nil, member.key == "$dict", peek() == UInt8(ascii: "{") {
-                let content = try parseObject()
-                if try closes(UInt8(ascii: "}")) {
-                    object.tag = member
-                    object.dictContent = .object(content)
-                    return object
-                }
-                // With more keys, "$dict" is a plain key and its object a value like any other.
-                try add(try interpret(content), for: member, to: &object)
-            } else {
-                try add(try parseValue(), for: member, to: &object)
-            }
-            if first == nil { first = member }
-        } while try continues(closingWith: UInt8(ascii: "}"))
-        if object.members.count == 1, let first, first.key.utf8.first == UInt8(ascii: "$") {
-            object.tag = first
-        }
-        return object
-    }
-
     /// The value of an object: a dictionary, the tagged value it spells, or a `$dict`'s content.
+    ///
+    /// Along a chain of `$dict` contents, levels alternate between interpreted (even) and verbatim
+    /// (odd): an interpreted wrapper is its verbatim content, a verbatim object holding `$dict` is
+    /// `["$dict": interpreted content]`. Folded from the innermost object outwards, without recursion.
+    @inline(never)
     private func interpret(_ object: RawObject) throws(TypedJSONError) -> Value {
-        guard case .object(let content) = object.dictContent else { return try interpretTag(object) }
-        return .dictionary(try verbatim(content))
-    }
-
-    /// The members of an object read verbatim.
-    private func verbatim(_ object: RawObject) throws(TypedJSONError) -> [String: Value] {
-        guard case .object(let content) = object.dictContent else { return object.members }
-        return ["$dict": try interpret(content)]
+        var innermost = object
+        var levels = 0
+        while case .object(let content) = innermost.dictContent {
+            innermost = content
+            levels += 1
+        }
+        var value = levels % 2 == 0 ? try interpretTag(innermost) : .dictionary(innermost.members)
+        for level in stride(from: levels - 1, through: 0, by: -1) where level % 2 == 1 {
+            value = .dictionary(["$dict": value])
+        }
+        return value
     }
 
     // MARK: - Punctuation (out of line)

@@ -112,30 +112,17 @@ package enum RecordCodec {
     }
 
     /// Decodes a keyed dictionary at the reader's position, checking every entry.
+    ///
     static func decodeKeyed(from reader: inout ByteReader) throws(ValueDecodingError) -> [String: Value] {
         try reader.enterContainer()
         defer { reader.leaveContainer() }
-        let directory = try KeyDirectory(reading: &reader, isRecord: false)
-        var result: [String: Value] = [:]
-        result.reserveCapacity(directory.count)
-        var previous: UnsafeRawBufferPointer?
-        for index in 0 ..< directory.count {
-            var entry = try directory.entryReader(index, depth: reader.depth)
-            let keyStart = entry.offset
-            let keyBytes = try readKey(from: &entry, after: previous)
-            let key = try makeKey(keyBytes, at: keyStart, in: entry)
+        var state = try KeyedDecoding(reading: &reader)
+        while var entry = try state.nextEntry() {
             let value = try ValueCodec.decodeTagged(from: &entry)
-            guard entry.isAtEnd else {
-                throw entry.error("\(entry.remaining) trailing bytes in the entry of key '\(key)'")
-            }
-            // Distinct byte sequences can still be equal Strings (canonical equivalence).
-            if result.updateValue(value, forKey: key) != nil {
-                throw entry.error("duplicate key '\(key)'", at: keyStart)
-            }
-            previous = keyBytes
+            try state.finish(entry, value: value)
         }
-        try reader.seek(to: directory.entriesEnd)
-        return result
+        try reader.seek(to: state.directory.entriesEnd)
+        return state.result
     }
 
     // MARK: - Private
@@ -168,7 +155,7 @@ package enum RecordCodec {
     }
 
     /// Reads an entry's key bytes, checking they sort strictly after `previous`.
-    private static func readKey(
+    static func readKey(
         from entry: inout ByteReader,
         after previous: UnsafeRawBufferPointer?
     ) throws(ValueDecodingError) -> UnsafeRawBufferPointer {
@@ -181,7 +168,7 @@ package enum RecordCodec {
         return key
     }
 
-    private static func makeKey(
+    static func makeKey(
         _ bytes: UnsafeRawBufferPointer,
         at offset: Int,
         in reader: ByteReader
@@ -214,8 +201,51 @@ package enum RecordCodec {
     }
 }
 
+/// The progress of decoding a keyed dictionary entry by entry.
+struct KeyedDecoding {
+    let directory: KeyDirectory
+    private let depth: Int
+    private(set) var result: [String: Value] = [:]
+    private var index = 0
+    private var previous: UnsafeRawBufferPointer?
+    private var key = ""
+    private var keyStart = 0
+
+    @inline(never)
+    init(reading reader: inout ByteReader) throws(ValueDecodingError) {
+        directory = try KeyDirectory(reading: &reader, isRecord: false)
+        depth = reader.depth
+        result.reserveCapacity(directory.count)
+    }
+
+    /// A reader of the next entry's value, after its key was read and checked; nil after the last.
+    @inline(never)
+    mutating func nextEntry() throws(ValueDecodingError) -> ByteReader? {
+        guard index < directory.count else { return nil }
+        var entry = try directory.entryReader(index, depth: depth)
+        keyStart = entry.offset
+        let keyBytes = try RecordCodec.readKey(from: &entry, after: previous)
+        key = try RecordCodec.makeKey(keyBytes, at: keyStart, in: entry)
+        previous = keyBytes
+        index += 1
+        return entry
+    }
+
+    /// Checks the value filled its entry and stores it.
+    @inline(never)
+    mutating func finish(_ entry: ByteReader, value: Value) throws(ValueDecodingError) {
+        guard entry.isAtEnd else {
+            throw entry.error("\(entry.remaining) trailing bytes in the entry of key '\(key)'")
+        }
+        // Distinct byte sequences can still be equal Strings (canonical equivalence).
+        if result.updateValue(value, forKey: key) != nil {
+            throw entry.error("duplicate key '\(key)'", at: keyStart)
+        }
+    }
+}
+
 /// The offset table of a keyed dictionary, checked as it is used.
-private struct KeyDirectory {
+struct KeyDirectory {
     let buffer: UnsafeRawBufferPointer
     let count: Int
     let tableStart: Int

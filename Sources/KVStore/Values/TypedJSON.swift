@@ -27,8 +27,9 @@
 ///
 /// Dates use the proleptic Gregorian calendar; years outside 0000…9999 are written with a sign
 /// (`-0001`, `+10000`). Dates that ISO 8601 cannot express are written `{"$date":"NaN"}`,
-/// `"Infinity"`, `"-Infinity"`, or, at 2^53 seconds or more from 2001-01-01, as a number of seconds
-/// since 2001-01-01T00:00:00Z: `{"$date":1e+300}`. On input `$date` also accepts a `±HH:MM` offset.
+/// `"Infinity"`, `"-Infinity"`, or, at 2^53 seconds or more from 2001-01-01 (and for -0.0 seconds), as
+/// a number of seconds since 2001-01-01T00:00:00Z: `{"$date":1e+300}`. On input `$date` also accepts
+/// a `±HH:MM` offset. A NaN double or date is read back as the standard NaN (payloads are not kept).
 ///
 /// Parsing is strict (RFC 8259): no trailing commas, comments, leading zeros, lone surrogates,
 /// invalid UTF-8, duplicate keys or trailing text; nesting is limited to 512 arrays and objects.

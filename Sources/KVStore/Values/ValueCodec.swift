@@ -139,31 +139,73 @@ package enum ValueCodec {
 
     /// Decodes one tagged value at the reader's position.
     ///
-    /// This function and the container decoders recurse once per nesting level, so they are kept
-    /// small; scalars are decoded out of line to keep the stack shallow on deep (or hostile) input,
-    /// even in debug builds.
+    /// Arrays and dictionaries are decoded with an explicit stack rather than by recursion, so
+    /// hostile nesting cannot overflow the thread's stack whatever the build configuration; the
+    /// nesting limit of ``ByteReader/maxDepth`` still applies.
     static func decodeTagged(from reader: inout ByteReader) throws(ValueDecodingError) -> Value {
-        let tag = try reader.readByte("value tag")
-        switch tag {
-        case Tag.array:
-            return .array(try decodeArray(from: &reader))
-        case Tag.dictionary:
-            return .dictionary(try RecordCodec.decodeKeyed(from: &reader))
-        default:
-            return try decodeScalar(tag, from: &reader)
+        var stack: [ContainerFrame] = []
+        descending: while true {
+            var value: Value
+            let tag = try reader.readByte("value tag")
+            switch tag {
+            case Tag.array:
+                try reader.enterContainer()
+                let count = try reader.readLength("array")
+                if count > 0 {
+                    var elements: [Value] = []
+                    elements.reserveCapacity(count)
+                    stack.append(.array(elements, remaining: count))
+                    continue descending
+                }
+                reader.leaveContainer()
+                value = .array([])
+            case Tag.dictionary:
+                try reader.enterContainer()
+                var dictionary = try KeyedDecoding(reading: &reader)
+                if let entry = try dictionary.nextEntry() {
+                    stack.append(.dictionary(dictionary, parent: reader))
+                    reader = entry
+                    continue descending
+                }
+                try reader.seek(to: dictionary.directory.entriesEnd)
+                reader.leaveContainer()
+                value = .dictionary(dictionary.result)
+            default:
+                value = try decodeScalar(tag, from: &reader)
+            }
+            // Deliver the value to the enclosing containers, closing those that are complete.
+            while let frame = stack.popLast() {
+                switch frame {
+                case .array(var elements, let remaining):
+                    elements.append(value)
+                    if remaining > 1 {
+                        stack.append(.array(elements, remaining: remaining - 1))
+                        continue descending
+                    }
+                    reader.leaveContainer()
+                    value = .array(elements)
+                case .dictionary(var dictionary, let parent):
+                    try dictionary.finish(reader, value: value)
+                    if let entry = try dictionary.nextEntry() {
+                        stack.append(.dictionary(dictionary, parent: parent))
+                        reader = entry
+                        continue descending
+                    }
+                    reader = parent
+                    try reader.seek(to: dictionary.directory.entriesEnd)
+                    reader.leaveContainer()
+                    value = .dictionary(dictionary.result)
+                }
+            }
+            return value
         }
     }
 
-    private static func decodeArray(from reader: inout ByteReader) throws(ValueDecodingError) -> [Value] {
-        try reader.enterContainer()
-        defer { reader.leaveContainer() }
-        let count = try reader.readLength("array")
-        var elements: [Value] = []
-        elements.reserveCapacity(count)
-        for _ in 0 ..< count {
-            elements.append(try decodeTagged(from: &reader))
-        }
-        return elements
+    /// A container being decoded by ``decodeTagged(from:)``.
+    private enum ContainerFrame {
+        case array([Value], remaining: Int)
+        /// A dictionary and the reader to resume once its entries (each read by its own reader) end.
+        case dictionary(KeyedDecoding, parent: ByteReader)
     }
 
     @inline(never)
