@@ -198,3 +198,22 @@ private func code(_ expected: KeyValueCodingError.Code) -> @Sendable (any Error)
         #expect(try t.store.journalEntries().count == 1)
     }
 }
+
+@Suite struct RemoveKeyPathTests {
+    @Test func removesNestedKeysAndKeysOfReferencedRecordsWithoutTheNilHook() throws {
+        let t = try TemporaryStore()
+        let ada = ref("person/ada"), william = ref("person/william")
+        try t.store.insert(["age": 40], as: william)
+        try t.store.insert(["address": ["city": "London", "zip": 1], "spouse": .reference(william)], as: ada)
+        try t.store.write { txn in
+            try txn.removeValue(forKeyPath: "address.zip", of: ada)
+            try txn.removeValue(forKeyPath: "spouse.age", of: ada)      // a scalar: removal, not nil-for-scalar
+            try txn.removeValue(forKeyPath: "nothing.here", of: ada)    // a missing intermediate: no-op
+        }
+        #expect(try t.store.value(forKey: "address", of: ada) == ["city": "London"])
+        #expect(try t.store.record(william) == [:])
+        #expect(try t.store.journalEntries(from: 3).map(\.keyPath) == ["address.zip", "age"])
+        #expect(performing: { try t.store.write { try $0.removeValue(forKeyPath: "a.b", of: ref("person/none")) } },
+                throws: { ($0 as? KeyValueCodingError)?.code == .recordNotFound })
+    }
+}

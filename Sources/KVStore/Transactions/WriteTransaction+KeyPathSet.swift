@@ -20,18 +20,41 @@ extension WriteTransaction {
             }
             keys.append(key)
         }
-        try setValue(value, at: keys[...], of: ref, fullPath: keyPath)
+        try setValue(value, at: keys[...], of: ref, fullPath: keyPath, removing: false)
     }
 
-    private func setValue(_ value: Value?, at keys: ArraySlice<String>, of ref: RecordRef, fullPath: String) throws {
+    /// Removes the value at a dot-separated key path (a no-op when there is none, or when an
+    /// intermediate is missing): like
+    /// ``setValue(_:forKeyPath:of:)`` with nil, except that the last key is removed explicitly,
+    /// so the nil-for-scalar hook is not consulted (``removeValue(forKey:of:)``).
+    public func removeValue(forKeyPath keyPath: String, of ref: RecordRef) throws {
+        let path = try KeyValuePath(keyPath)
+        let keys = try path.components.map { component throws(KeyValueCodingError) -> String in
+            guard case .key(let key) = component else {
+                throw KeyValueCodingError.invalidKeyPath(keyPath, problem: "a collection operator's result cannot be removed")
+            }
+            return key
+        }
+        if keys.count > 1, try value(forKeyPath: keyPath, of: ref) == nil {
+            guard try contains(ref) else { throw KeyValueCodingError.recordNotFound(ref) }
+            return
+        }
+        try setValue(nil, at: keys[...], of: ref, fullPath: keyPath, removing: true)
+    }
+
+    private func setValue(
+        _ value: Value?, at keys: ArraySlice<String>, of ref: RecordRef, fullPath: String, removing: Bool
+    ) throws {
         let first = keys.first!
-        if keys.count == 1 { return try setValue(value, forKey: first, of: ref) }
+        if keys.count == 1 {
+            return removing ? try removeValue(forKey: first, of: ref) : try setValue(value, forKey: first, of: ref)
+        }
         let top = try self.value(forKey: first, of: ref)
         if case .reference(let target)? = top {
             guard try contains(target) else {
                 throw KeyValueCodingError.missingIntermediate(keyPath: fullPath, missing: first, ref: ref)
             }
-            return try setValue(value, at: keys.dropFirst(), of: target, fullPath: fullPath)
+            return try setValue(value, at: keys.dropFirst(), of: target, fullPath: fullPath, removing: removing)
         }
         guard case .dictionary(let dictionary)? = top else {
             if top == nil { throw KeyValueCodingError.missingIntermediate(keyPath: fullPath, missing: first, ref: ref) }
@@ -41,7 +64,7 @@ extension WriteTransaction {
         let outcome = try replacing(value, at: keys.dropFirst(), in: dictionary, walked: [first], fullPath: fullPath, ref: ref)
         switch outcome {
         case .reference(let target, let rest):
-            try setValue(value, at: rest, of: target, fullPath: fullPath)
+            try setValue(value, at: rest, of: target, fullPath: fullPath, removing: removing)
         case .updated(let newTop, let old, let leafPath):
             let new = value?.isNull == true ? nil : value
             if old == new { return }
