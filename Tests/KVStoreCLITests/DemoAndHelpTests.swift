@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// `demo` and `--help`.
+@Suite struct DemoAndHelpTests {
+    @Test func demoNarratesAndLeavesAStoreToInspect() throws {
+        let dir = try TestDirectory()
+        let store = dir.path("sample")
+        let demo = try dir.succeed("demo", store)
+        #expect((40...80).contains(demo.lines.count), "\(demo.lines.count) lines")
+        #expect(demo.lines.first == "Creating a store in \(store).")
+        #expect(demo.stdout.contains("undefined key 'discount' of closed kind 'invoice'"))
+        #expect(demo.stdout.contains("@count = 3, @sum.amount = 245, @avg.amount = 81.66666666666667, @max.amount = 120"))
+        #expect(demo.stdout.contains("insertion[0]"))
+        #expect(demo.lines.suffix(2) == ["  kvstore dump \(store)", "  kvstore journal list \(store)"])
+
+        let dump = try dir.succeed("dump", store)
+        #expect(dump.stdout == """
+            {"id":"1","kind":"invoice","values":{"amount":120,"customer":{"$ref":"person/ada"},"paid":true}}
+            {"id":"2","kind":"invoice","values":{"amount":85,"customer":{"$ref":"person/grace"},"paid":false}}
+            {"id":"3","kind":"invoice","values":{"amount":45,"customer":{"$ref":"person/ada"},"paid":true}}
+            {"id":"ada","kind":"person","values":{"address":{"city":"Paris"},"age":0,"name":"Ada Lovelace","tags":["engines","math"]}}
+            {"id":"grace","kind":"person","values":{"age":85,"name":"Grace Hopper"}}
+
+            """)
+        let table = try dir.succeed("dump", store, "--format", "table").lines
+        #expect(demo.lines.contains(table[0]) && table.allSatisfy(demo.lines.contains))
+        let journal = try dir.succeed("journal", "list", store).objects()
+        let commits = journal.suffix(3).map { $0["commit"] }
+        #expect(Set(commits).count == 1)
+        #expect(demo.stdout.contains("share commit \(commits[0]!)"))
+    }
+
+    @Test func demoWithoutAPathUsesANewTemporaryDirectory() throws {
+        let dir = try TestDirectory()
+        let demo = try dir.succeed("demo")
+        let first = try #require(demo.lines.first)
+        let path = String(first.dropFirst("Creating a store in ".count).dropLast())
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(URL(fileURLWithPath: path).lastPathComponent.hasPrefix("kvstore-demo-"))
+        #expect(try dir.succeed("dump", path).lines.count == 5)
+        let again = try dir.succeed("demo")
+        let secondPath = String(try #require(again.lines.first).dropFirst("Creating a store in ".count).dropLast())
+        defer { try? FileManager.default.removeItem(atPath: secondPath) }
+        #expect(secondPath != path)
+    }
+
+    @Test(arguments: [[], ["demo"], ["get"], ["set"], ["rm"], ["dump"], ["journal"], ["journal", "list"]])
+    func helpShowsUsageAndExamples(_ command: [String]) throws {
+        let dir = try TestDirectory()
+        let help = try dir.succeed(command + ["--help"])
+        #expect(help.stdout.contains("USAGE: kvstore"))
+        #expect(help.stdout.contains("OVERVIEW: "))
+        #expect(help.stdout.contains("Examples:"))
+    }
+}

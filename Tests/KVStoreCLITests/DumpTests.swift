@@ -1,0 +1,72 @@
+import KVStore
+import Testing
+
+/// `dump` in its three formats, with and without `--kind`.
+@Suite struct DumpTests {
+    let dir: TestDirectory
+    let store: String
+
+    /// A store with records of two kinds, written out of order.
+    init() throws {
+        dir = try TestDirectory()
+        store = dir.path("store")
+        try dir.succeed("set", store, "person/grace", "name", #""Grace""#)
+        try dir.succeed("set", store, "invoice/2", "amount", "80")
+        try dir.succeed("set", store, "person/ada", "name", #""Ada""#)
+        try dir.succeed("set", store, "person/ada", "tags", #"["math"]"#)
+        try dir.succeed("set", store, "invoice/1", "amount", "120.5")
+        try dir.succeed("set", store, "invoice/1", "customer", #"{"$ref":"person/ada"}"#)
+    }
+
+    static let jsonl = """
+        {"id":"1","kind":"invoice","values":{"amount":120.5,"customer":{"$ref":"person/ada"}}}
+        {"id":"2","kind":"invoice","values":{"amount":80}}
+        {"id":"ada","kind":"person","values":{"name":"Ada","tags":["math"]}}
+        {"id":"grace","kind":"person","values":{"name":"Grace"}}
+
+        """
+
+    @Test func jsonlIsOneSortedLinePerRecordOrderedByKindThenID() throws {
+        #expect(try dir.succeed("dump", store).stdout == Self.jsonl)
+        #expect(try dir.succeed("dump", store, "--format", "jsonl").stdout == Self.jsonl)
+    }
+
+    @Test func kindSelectsTheRecordsOfOneKind() throws {
+        let people = try dir.succeed("dump", store, "--kind", "person")
+        #expect(people.lines == Array(Self.jsonl.split(separator: "\n").suffix(2).map(String.init)))
+        #expect(try dir.succeed("dump", store, "--kind", "nobody").stdout.isEmpty)
+    }
+
+    @Test func jsonIsThePrettyArrayOfTheSameObjects() throws {
+        let json = try dir.succeed("dump", store, "--format", "json")
+        let objects = try dir.succeed("dump", store).objects().map(Value.dictionary)
+        #expect(json.stdout == TypedJSON.string(from: .array(objects), pretty: true) + "\n")
+        #expect(json.stdout.hasPrefix("[\n  {\n    \"id\": \"1\",\n    \"kind\": \"invoice\",\n"))
+        #expect(try dir.succeed("dump", store, "--format", "json", "--kind", "nobody").stdout == "[]\n")
+    }
+
+    @Test func tableHasOneAlignedLinePerKey() throws {
+        let table = try dir.succeed("dump", store, "--format", "table")
+        #expect(table.stdout == """
+            REF           KEY       VALUE
+            invoice/1     amount    120.5
+            invoice/1     customer  {"$ref":"person/ada"}
+            invoice/2     amount    80
+            person/ada    name      "Ada"
+            person/ada    tags      ["math"]
+            person/grace  name      "Grace"
+
+            """)
+        let invoices = try dir.succeed("dump", store, "--format", "table", "--kind", "invoice")
+        #expect(invoices.lines.count == 4)
+    }
+
+    @Test func aStoreWithoutRecordsDumpsNothing() throws {
+        let empty = dir.path("empty")
+        try dir.succeed("set", empty, "person/ada", "name", #""Ada""#)
+        try dir.succeed("rm", empty, "person/ada")
+        #expect(try dir.succeed("dump", empty).stdout.isEmpty)
+        #expect(try dir.succeed("dump", empty, "--format", "json").stdout == "[]\n")
+        #expect(try dir.succeed("dump", empty, "--format", "table").stdout == "REF  KEY  VALUE\n")
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import KVStore
+import Testing
+
+/// What one run of the `kvstore` executable produced.
+struct CommandResult: CustomStringConvertible {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    /// The lines of standard output (without the final newline).
+    var lines: [String] {
+        stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    /// Each line of standard output parsed as a typed JSON object.
+    func objects() throws -> [[String: Value]] {
+        try lines.map { try TypedJSON.dictionary(from: $0) }
+    }
+
+    var description: String { "exit \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
+}
+
+/// The built `kvstore` executable, run as a subprocess the way a script runs it (after
+/// swift-argument-parser's `AssertExecuteCommand`).
+enum KVStoreExecutable {
+    /// The executable: next to the test bundle in the build products directory, or, as a fallback,
+    /// in a `.build*/debug` directory of the package.
+    static let url: URL? = locate()
+
+    private static func locate() -> URL? {
+        var directories = [Bundle.main.bundleURL]
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            directories.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        if let runner = CommandLine.arguments.first {
+            directories.append(URL(fileURLWithPath: runner).resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        if let found = directories.map({ $0.appendingPathComponent("kvstore") }).first(where: isExecutableFile) {
+            return found
+        }
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let builds = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot.path)) ?? []
+        return builds.filter { $0.hasPrefix(".build") }.sorted()
+            .map { packageRoot.appendingPathComponent($0).appendingPathComponent("debug/kvstore") }
+            .first(where: isExecutableFile)
+    }
+
+    private static func isExecutableFile(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+            && !isDirectory.boolValue && FileManager.default.isExecutableFile(atPath: url.path)
+    }
+
+    /// Runs `kvstore arguments…` in `directory`, capturing its output through files there.
+    static func run(_ arguments: [String], in directory: TestDirectory) throws -> CommandResult {
+        let executable = try #require(url, "the kvstore executable was not found next to the tests")
+        let id = UUID().uuidString
+        let outURL = directory.outputs.appendingPathComponent("\(id).out")
+        let errURL = directory.outputs.appendingPathComponent("\(id).err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory.url
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return CommandResult(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: outURL, encoding: .utf8),
+            stderr: try String(contentsOf: errURL, encoding: .utf8))
+    }
+}
+
+/// A fresh directory for one test, removed when the test is done with it. Stores go in it;
+/// captured output goes in a sibling directory, so a store directory holds only the store.
+final class TestDirectory {
+    let url: URL
+    let outputs: URL
+
+    init() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("kvstore-cli-tests-\(UUID().uuidString)")
+        url = base.appendingPathComponent("work")
+        outputs = base.appendingPathComponent("output")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+
+    /// The absolute path of `name` in the directory.
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Runs `kvstore arguments…` here.
+    @discardableResult
+    func kvstore(_ arguments: String...) throws -> CommandResult {
+        try KVStoreExecutable.run(arguments, in: self)
+    }
+
+    /// Runs `kvstore arguments…` here and expects success with nothing on standard error.
+    @discardableResult
+    func succeed(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+        try succeed(arguments, sourceLocation: sourceLocation)
+    }
+
+    /// Runs `kvstore` with `arguments` here and expects success with nothing on standard error.
+    @discardableResult
+    func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+        let result = try KVStoreExecutable.run(arguments, in: self)
+        #expect(result.status == 0, "\(arguments): \(result)", sourceLocation: sourceLocation)
+        #expect(result.stderr.isEmpty, "\(arguments): \(result)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    /// The store's records and journal, as `dump` and `journal list` print them: compare two
+    /// snapshots to prove a command changed nothing.
+    func snapshot(_ store: String) throws -> String {
+        let records = try KVStoreExecutable.run(["dump", store], in: self)
+        let journal = try KVStoreExecutable.run(["journal", "list", store], in: self)
+        return "\(records)\n\(journal)"
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import KVStore
+
+/// The output formats of `kvstore journal list`.
+enum JournalFormat: String, CaseIterable, ExpressibleByArgument {
+    /// Each entry's dictionary form as one compact typed JSON object per line.
+    case jsonl
+    /// Aligned columns SEQ, COMMIT, TIME, REF, KEYPATH, CHANGE, OLD, NEW.
+    case table
+}
+
+/// Writes journal entries in a ``JournalFormat``: `jsonl` streams, `table` holds the rows until
+/// ``finish()`` aligns them.
+///
+/// ```swift
+/// try JournalListing.write(store, since: 1, limit: nil, format: .table, to: output)
+/// ```
+struct JournalListing {
+    let format: JournalFormat
+    private let output: StandardOutput
+    private var table = Table(header: ["SEQ", "COMMIT", "TIME", "REF", "KEYPATH", "CHANGE", "OLD", "NEW"])
+    /// The longest OLD or NEW cell in a table; longer values end in `…` (jsonl has them whole).
+    static let valueCellLimit = 80
+
+    init(format: JournalFormat, output: StandardOutput) {
+        self.format = format
+        self.output = output
+    }
+
+    /// Adds one entry.
+    mutating func append(_ entry: JournalEntry) {
+        switch format {
+        case .jsonl:
+            output.line(TypedJSON.string(from: .dictionary(entry.dictionary)))
+        case .table:
+            var change = entry.change.rawValue
+            if let indexes = entry.indexes { change += "[" + indexes.map(String.init).joined(separator: ",") + "]" }
+            if entry.isDerived { change += " (derived)" }
+            table.append([
+                String(entry.sequence),
+                String(entry.commitID),
+                entry.timestamp.formatted(.iso8601),
+                entry.ref.description,
+                entry.keyPath ?? "-",
+                change,
+                Table.cell(entry.oldValue, limit: Self.valueCellLimit),
+                Table.cell(entry.newValue, limit: Self.valueCellLimit),
+            ])
+        }
+    }
+
+    /// Ends the listing: writes the table.
+    func finish() {
+        if format == .table { output.lines(table.lines()) }
+    }
+
+    /// Writes the entries of `store`'s journal from sequence `since` on, at most `limit` of them.
+    static func write(_ store: Store, since: UInt64, limit: Int?, format: JournalFormat, to output: StandardOutput) throws {
+        var listing = JournalListing(format: format, output: output)
+        var count = 0
+        try store.read { txn in
+            try txn.forEachJournalEntry(from: since) { entry in
+                if let limit, count >= limit { return false }
+                listing.append(entry)
+                count += 1
+                return true
+            }
+        }
+        listing.finish()
+    }
+}

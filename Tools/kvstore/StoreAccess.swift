@@ -1,0 +1,43 @@
+import Foundation
+import KVStore
+
+/// How the commands open a store: readers never create one, writers create one only where
+/// nothing is in the way.
+enum StoreAccess {
+    /// Opens an existing store read-only (`get`, `dump`, `journal list`): a wrong path is an
+    /// error, never a new empty store, and nothing is written.
+    static func openForReading(_ path: String) throws(StoreError) -> Store {
+        var options = Store.Options()
+        options.createIfMissing = false
+        options.readOnly = true
+        return try Store(path: path, options: options)
+    }
+
+    /// Opens an existing store for writing (`rm`): a wrong path is an error.
+    static func openExisting(_ path: String) throws(StoreError) -> Store {
+        var options = Store.Options()
+        options.createIfMissing = false
+        return try Store(path: path, options: options)
+    }
+
+    /// Opens a store for writing (`set`), creating it when nothing is at `path` or the directory
+    /// there is empty. A directory holding other files is not taken over: it must already be a store.
+    static func openCreating(_ path: String) throws(StoreError) -> Store {
+        var options = Store.Options()
+        options.createIfMissing = isAbsentOrEmptyDirectory(path)
+        return try Store(path: path, options: options)
+    }
+
+    /// True when nothing is at `path`, or an empty directory.
+    static func isAbsentOrEmptyDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return true }
+        guard isDirectory.boolValue else { return false }
+        return (try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) ?? false
+    }
+
+    /// True when `path` is a directory with a store's data file in it.
+    static func holdsStore(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.mdb"))
+    }
+}
