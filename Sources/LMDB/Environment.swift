@@ -13,7 +13,7 @@ import Darwin
 /// behind one lock, and LMDB serialises writers across processes.
 ///
 /// ```swift
-/// let env = try Environment(path: "/tmp/store", options: .init(mapSize: 1 << 20))
+/// let env = try Environment.open(path: "/tmp/store", options: .init(mapSize: 1 << 20))
 /// let db = try env.openDatabase("records")
 /// try env.write { txn in try txn.put(Array("k".utf8), Array("v".utf8), in: db) }
 /// let v = try env.read { txn in try txn.get(Array("k".utf8), in: db).map(Array.init) }
@@ -71,10 +71,27 @@ public final class Environment: Sendable {
     private let gate = ResizeGate()
     private let mapSize: Atomic<Int>
 
-    /// Opens (creating when allowed) the environment in the existing directory `path`.
+    /// The environment in the existing directory `path`: the one this process already has open
+    /// there, or a newly opened one (LMDB forbids opening one environment twice in a process).
+    /// When it is already open, `options` other than `readOnly` are those of the first opening.
+    /// - Throws: ``LMDBError`` as ``init(path:options:)``, and `EBUSY` when the directory is
+    ///   open read-only in this process and `options` asks for writing.
+    public static func open(path: String, options: Options = Options()) throws(LMDBError) -> Environment {
+        let environment = try EnvironmentRegistry.environment(for: path) { () throws(LMDBError) in
+            try Environment(path: path, options: options)
+        }
+        if environment.options.readOnly && !options.readOnly {
+            throw LMDBError(code: EBUSY, operation: "mdb_env_open (already open read-only in this process)")
+        }
+        return environment
+    }
+
+    /// Opens a new handle on the environment in the existing directory `path`, without sharing.
+    /// Use ``open(path:options:)``: a second handle on an environment already open in this process
+    /// breaks LMDB's locking. (Tests use this to play another process.)
     /// - Throws: ``LMDBError`` from `mdb_env_open` (`ENOENT` for a missing directory, `MDB_INVALID`
     ///   for a file that is not an LMDB environment, `MDB_VERSION_MISMATCH`, `EACCES`, …).
-    public init(path: String, options: Options = Options()) throws(LMDBError) {
+    init(path: String, options: Options = Options()) throws(LMDBError) {
         var env: OpaquePointer?
         try LMDBError.check(mdb_env_create(&env), "mdb_env_create")
         guard let env else { throw LMDBError(code: ENOMEM, operation: "mdb_env_create") }
@@ -99,7 +116,10 @@ public final class Environment: Sendable {
         self.mapSize = Atomic(info.me_mapsize)
     }
 
-    deinit { mdb_env_close(handle) }
+    /// Set by the registry for shared environments.
+    nonisolated(unsafe) var registryID: EnvironmentRegistry.DirectoryID?
+
+    deinit { EnvironmentRegistry.close(handle, id: registryID) }
 
     /// The current map size in bytes.
     public var currentMapSize: Int { mapSize.load(ordering: .relaxed) }

@@ -59,7 +59,7 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
         defer { try? FileManager.default.removeItem(atPath: path) }
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         do {
-            let env = try Environment(path: path)
+            let env = try Environment.open(path: path)
             let db = try env.openDatabase("other")
             try env.write { try $0.put(Array("k".utf8), Array("v".utf8), in: db) }
         }
@@ -105,5 +105,20 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
             #expect(process.terminationStatus == 0, "\(tool) failed")
             #expect(text.contains("records") && text.contains("journal") && text.contains("meta"))
         }
+    }
+}
+
+@Suite struct StoreSharingTests {
+    @Test func twoStoresOnOnePathShareTheEnvironmentAndSeeEachOthersWrites() throws {
+        let t = try TemporaryStore()
+        let second = try Store(path: t.path)
+        #expect(second.environment === t.store.environment)
+        try second.insert(["a": 1], as: ref("k/1"))
+        #expect(try t.store.record(ref("k/1")) == ["a": 1])
+        var options = Store.Options()
+        options.readOnly = true
+        let reader = try Store(path: t.path, options: options)
+        #expect(try reader.record(ref("k/1")) == ["a": 1])
+        #expect(performing: { try reader.delete(ref("k/1")) }, throws: { ($0 as? StoreError)?.code == .readOnly })
     }
 }

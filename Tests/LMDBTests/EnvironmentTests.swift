@@ -204,3 +204,35 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         #expect(!seen, "the read sees the last committed snapshot, not the open write")
     }
 }
+
+@Suite struct EnvironmentSharingTests {
+    @Test func openingADirectoryTwiceSharesOneEnvironment() throws {
+        let dir = try TemporaryDirectory()
+        let a = try Environment.open(path: dir.path)
+        let b = try Environment.open(path: dir.path + "/.")
+        #expect(a === b)
+    }
+
+    @Test func aReleasedEnvironmentIsClosedAndOpensAgain() throws {
+        let dir = try TemporaryDirectory()
+        weak var first: Environment?
+        do {
+            let env = try Environment.open(path: dir.path)
+            first = env
+            let db = try env.openDatabase("things")
+            try env.write { try $0.put(Array("k".utf8), Array("v".utf8), in: db) }
+        }
+        #expect(first == nil)
+        let again = try Environment.open(path: dir.path)
+        let db = try again.openDatabase("things", create: false)
+        #expect(try again.read { try $0.get(Array("k".utf8), in: db).map(Array.init) } == Array("v".utf8))
+    }
+
+    @Test func aReadOnlyEnvironmentIsNotUpgradedToWriting() throws {
+        let dir = try TemporaryDirectory()
+        _ = try Environment.open(path: dir.path)  // create the files, then release
+        let ro = try Environment.open(path: dir.path, options: .init(readOnly: true))
+        #expect(throws: LMDBError(code: EBUSY, operation: "")) { try Environment.open(path: dir.path) }
+        #expect(try Environment.open(path: dir.path, options: .init(readOnly: true)) === ro)
+    }
+}

@@ -18,7 +18,7 @@ enum StoreOpening {
         }
         let environment: Environment
         do {
-            environment = try Environment(path: path, options: .init(
+            environment = try Environment.open(path: path, options: .init(
                 mapSize: options.mapSize, maxMapSize: options.maxMapSize, maxDatabases: 16,
                 readOnly: options.readOnly, durability: options.durability, fileMode: options.fileMode))
         } catch {
@@ -63,6 +63,8 @@ enum StoreOpening {
             StoreError(.newerFormat, "the store was written by an incompatible LMDB version", path: path, underlying: error)
         case EACCES, EPERM:
             StoreError(.permissionDenied, "permission denied opening the store's files", path: path, underlying: error)
+        case EBUSY:
+            StoreError(.readOnly, "the store is already open read-only in this process", path: path, underlying: error)
         case EROFS:
             StoreError(.readOnly, "the store is on a read-only file system; open it read-only", path: path, underlying: error)
         case ENOENT:
