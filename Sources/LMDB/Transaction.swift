@@ -80,6 +80,18 @@ public final class Transaction {
         }
     }
 
+    /// Stores `value` under `key` only when the key is absent (`MDB_NOOVERWRITE`).
+    /// - Returns: false, changing nothing, when the key exists.
+    public func insert(_ key: [UInt8], _ value: [UInt8], in db: Database) throws(LMDBError) -> Bool {
+        do {
+            try put(key, value, in: db, overwrite: false)
+            return true
+        } catch {
+            if error.code == MDB_KEYEXIST { return false }
+            throw error
+        }
+    }
+
     /// Deletes `key`. - Returns: whether it existed.
     @discardableResult
     public func delete(_ key: UnsafeRawBufferPointer, in db: Database) throws(LMDBError) -> Bool {

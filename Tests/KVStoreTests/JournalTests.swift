@@ -161,6 +161,23 @@ import Testing
         }
     }
 
+    @Test func theDirectEncodingIsTheDictionarysEncoding() throws {
+        try t.store.write { txn in
+            try txn.mutableArray(forKey: "tags", of: ada).insert(["x"], at: [0])
+            try txn.removeValue(forKey: "age", of: ada)
+        }
+        var entries = try t.store.journalEntries()
+        entries.append(JournalEntry(
+            sequence: 7, commitID: 3, timestamp: Date(), origin: JournalOrigin(storeID: UUID(), sequence: 5),
+            ref: ada, keyPath: "k", change: .replacement, oldValue: [1], newValue: [2], indexes: [0], isDerived: true))
+        for entry in entries {
+            #expect(JournalCodec.encode(entry) == RecordCodec.encode(entry.dictionary))
+        }
+        let insert = entries[0]
+        let record = RecordCodec.encode(try #require(insert.newValue?.dictionaryValue))
+        #expect(JournalCodec.encode(insert, encodedNew: record) == RecordCodec.encode(insert.dictionary))
+    }
+
     @Test func malformedEntryDictionariesNameTheField() {
         #expect { try JournalEntry(dictionary: ["sequence": 1]) } throws: { "\($0)".contains("'commit'") }
         var d = JournalEntry(sequence: 1, commitID: 1, timestamp: Date(), ref: ref("a/b"), keyPath: "k",

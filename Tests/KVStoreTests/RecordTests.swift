@@ -111,3 +111,19 @@ import Testing
         #expect(try t.store.value(forKey: "n", of: ref("file/one")) == 1)
     }
 }
+
+@Test func countsInsideAWriteIncludeItsOwnInsertsAndDeletes() throws {
+    let t = try TemporaryStore()
+    try t.store.insert([:], as: ref("a/1"))
+    try t.store.write { txn in
+        try txn.insert([:], as: ref("a/2"))
+        try txn.insert([:], as: ref("b/1"))
+        #expect(try txn.count(ofKind: "a") == 2)
+        try txn.delete(ref("a/1"))
+        try txn.delete(ref("a/2"))
+        #expect(try txn.count(ofKind: "a") == 0)
+        #expect(try txn.kinds().map(\.kind) == ["b"])
+    }
+    #expect(try t.store.count(ofKind: "a") == 0)
+    #expect(try t.store.read { try $0.kinds() }.map(\.kind) == ["b"])
+}

@@ -209,8 +209,7 @@ extension CollectionOperator {
         case (.int(let a), .double(let b)): compare(a, b)
         case (.double(let a), .int(let b)): compare(b, a).reversed
         case (.string(let a), .string(let b)):
-            a.utf8.elementsEqual(b.utf8) ? .orderedSame
-                : a.utf8.lexicographicallyPrecedes(b.utf8) ? .orderedAscending : .orderedDescending
+            UTF8Text.precedes(a, b) ? .orderedAscending : UTF8Text.precedes(b, a) ? .orderedDescending : .orderedSame
         case (.date(let a), .date(let b)): compare(a, b)
         default: nil
         }

@@ -45,8 +45,8 @@ public struct RecordRef: Sendable, Hashable, Comparable, CustomStringConvertible
     public var description: String { "\(kind)/\(id)" }
 
     public static func < (lhs: RecordRef, rhs: RecordRef) -> Bool {
-        if lhs.kind != rhs.kind { return Array(lhs.kind.utf8).lexicographicallyPrecedes(rhs.kind.utf8) }
-        return Array(lhs.id.utf8).lexicographicallyPrecedes(rhs.id.utf8)
+        if lhs.kind != rhs.kind { return UTF8Text.precedes(lhs.kind, rhs.kind) }
+        return UTF8Text.precedes(lhs.id, rhs.id)
     }
 
     /// Checks a kind name on its own (used for `value(forKeyPath:ofKind:)` and enumeration).

@@ -111,13 +111,11 @@ public struct MutableArrayProxy {
                 throw KeyValueCodingError.typeMismatch(key: key, declared: declared, given: .array, ref: ref)
             }
         }
-        var record = try transaction.existingRecord(ref)
         var array = try values()
         let (old, new) = try body(&array)
         let trackKey = ChangeTracker.Key(ref: ref, keyPath: key)
         transaction.tracker.willChange(trackKey, oldValue: old.map(Value.array), stored: true, change: change, indexes: indexes)
-        record[key] = .array(array)
-        try transaction.writeRecord(record, of: ref)
+        try transaction.replaceStoredValue(.array(array), forKey: key, of: ref)
         if let closed = try transaction.tracker.didChange(trackKey) {
             if closed.change == change {
                 try transaction.journal(change, ref: ref, keyPath: key, old: old.map(Value.array),

@@ -70,7 +70,7 @@ extension WriteTransaction {
             if old == new { return }
             let trackKey = ChangeTracker.Key(ref: ref, keyPath: leafPath)
             tracker.willChange(trackKey, oldValue: old, stored: true)
-            try storeNested(.dictionary(newTop), forKey: first, of: ref)
+            try replaceStoredValue(.dictionary(newTop), forKey: first, of: ref)
             if let closed = try tracker.didChange(trackKey) { try journalIfChanged(closed, key: trackKey, new: new) }
         }
     }
@@ -111,12 +111,5 @@ extension WriteTransaction {
             throw KeyValueCodingError.notAContainer(key: keys.dropFirst().first!, subject: "'\(here)'", type: other.type, keyPath: fullPath)
                 .attributed(to: ref)
         }
-    }
-
-    /// Writes a top-level key whose nested content changed; the caller journals the nested change.
-    private func storeNested(_ value: Value, forKey key: String, of ref: RecordRef) throws {
-        var values = try existingRecord(ref)
-        values[key] = value
-        try writeRecord(values, of: ref)
     }
 }

@@ -33,23 +33,30 @@ extension WriteTransaction {
     /// `setValueForUndefinedKey` does, and what a hook calls to store under another key.
     /// Declared types, the nil-for-scalar rule, will/did-change and the journal still apply.
     public func storeValue(_ value: Value?, forKey key: String, of ref: RecordRef) throws {
-        var values = try existingRecord(ref)
-        let old = values[key]
         var new = value?.isNull == true ? nil : value
         let kind = store.kind(named: ref.kind)
-        if new == nil, let scalar = scalarType(of: key, holding: old, kind: kind) {
+        if new == nil, let scalar = scalarType(of: key, holding: try storedValue(forKey: key, of: ref), kind: kind) {
             guard let hook = kind?.setNilValueForKey else {
                 throw KeyValueCodingError.nilForScalar(key: key, type: scalar, ref: ref)
             }
             new = try hook(key, ref)
         }
         if let kind { new = try checkDeclaredType(new, forKey: key, kind: kind, ref: ref) }
-        if old == new { return }
+        try replaceTracked(new, forKey: key, of: ref)
+    }
+
+    /// Sets one stored key inside a will/did-change pair, writing and journaling only when the value
+    /// differs from the stored one.
+    func replaceTracked(_ new: Value?, forKey key: String, of ref: RecordRef) throws {
         let trackKey = ChangeTracker.Key(ref: ref, keyPath: key)
-        tracker.willChange(trackKey, oldValue: old, stored: true)
-        values[key] = new
-        try writeRecord(values, of: ref)
-        if let closed = try tracker.didChange(trackKey) { try journalIfChanged(closed, key: trackKey, new: new) }
+        var opened = false
+        _ = try replaceStoredValue(new, forKey: key, of: ref) { old in
+            guard old != new else { return false }
+            tracker.willChange(trackKey, oldValue: old, stored: true)
+            opened = true
+            return true
+        }
+        if opened, let closed = try tracker.didChange(trackKey) { try journalIfChanged(closed, key: trackKey, new: new) }
     }
 
     private func scalarType(of key: String, holding old: Value?, kind: Kind?) -> ValueType? {
@@ -71,13 +78,7 @@ extension WriteTransaction {
         if let kind = store.kind(named: ref.kind), kind.isClosed, !kind.declares(key) {
             throw KeyValueCodingError.undefinedKey(key, kind: kind.name, ref: ref, writing: true)
         }
-        var values = try existingRecord(ref)
-        guard let old = values[key] else { return }
-        let trackKey = ChangeTracker.Key(ref: ref, keyPath: key)
-        tracker.willChange(trackKey, oldValue: old, stored: true)
-        values[key] = nil
-        try writeRecord(values, of: ref)
-        if let closed = try tracker.didChange(trackKey) { try journalIfChanged(closed, key: trackKey, new: nil) }
+        try replaceTracked(nil, forKey: key, of: ref)
     }
 
     /// Sets every key of `values` (Foundation's `setValuesForKeysWithDictionary:`); `null` means nil.

@@ -21,14 +21,16 @@ public final class WriteTransaction: ReadTransaction {
     /// The origin to stamp on entries (replicated apply); nil for local changes.
     var origin: JournalOrigin?
     private var sequenceState: (commit: UInt64, last: UInt64)?
+    private var countDeltas: [String: Int] = [:]
     private let timestamp = Date()
 
     // MARK: Journal
 
     /// Appends one entry for a change that did-change found real.
+    /// - Parameter encodedNew: the record's encoding, when `new` is a whole record just encoded.
     func journal(
         _ change: ChangeKind, ref: RecordRef, keyPath: String?, old: Value?, new: Value?,
-        indexes: [Int]? = nil, isDerived: Bool = false
+        indexes: [Int]? = nil, isDerived: Bool = false, encodedNew: [UInt8]? = nil
     ) throws {
         var state = try sequenceState ?? (
             commit: (StoreLayout.uint64(from: transaction.get(StoreLayout.MetaKey.lastCommit, in: databases.meta)) ?? 0) + 1,
@@ -39,7 +41,9 @@ public final class WriteTransaction: ReadTransaction {
             sequence: state.last, commitID: state.commit, timestamp: timestamp, origin: origin,
             ref: ref, keyPath: keyPath, change: change, oldValue: old, newValue: new,
             indexes: indexes, isDerived: isDerived)
-        try transaction.put(StoreLayout.sequenceKey(state.last), JournalCodec.encode(entry), in: databases.journal, append: true)
+        try transaction.put(
+            StoreLayout.sequenceKey(state.last), JournalCodec.encode(entry, encodedNew: encodedNew),
+            in: databases.journal, append: true)
         entries.append(entry)
     }
 
@@ -54,6 +58,7 @@ public final class WriteTransaction: ReadTransaction {
                 "willChange for '\(key.keyPath)' of \(key.ref) was not followed by didChange before the write ended",
                 path: store.path)
         }
+        try saveCounts()
         if let state = sequenceState {
             try transaction.put(StoreLayout.MetaKey.lastSequence, StoreLayout.uint64(state.last), in: databases.meta)
             try transaction.put(StoreLayout.MetaKey.lastCommit, StoreLayout.uint64(state.commit), in: databases.meta)
@@ -106,8 +111,10 @@ public final class WriteTransaction: ReadTransaction {
     ///   `typeMismatch`, or a validation error when the store validates on set.
     public func insert(_ values: [String: Value], as ref: RecordRef) throws {
         let kind = store.kind(named: ref.kind)
-        var checked: [String: Value] = [:]
-        for (key, value) in values {
+        let needsChecks = kind != nil || values.values.contains(where: \.isNull)
+        var checked: [String: Value] = needsChecks ? [:] : values
+        if needsChecks { checked.reserveCapacity(values.count) }
+        for (key, value) in values where needsChecks {
             var value: Value? = value.isNull ? nil : value
             if let kind {
                 if kind.isClosed && !kind.declares(key) {
@@ -118,11 +125,12 @@ public final class WriteTransaction: ReadTransaction {
             }
             checked[key] = value
         }
-        let key = StoreLayout.recordKey(ref)
-        if try transaction.get(key, in: databases.records) != nil { throw KeyValueCodingError.recordExists(ref) }
-        try transaction.put(key, RecordCodec.encode(checked), in: databases.records)
+        let encoded = RecordCodec.encode(checked)
+        guard try transaction.insert(StoreLayout.recordKey(ref), encoded, in: databases.records) else {
+            throw KeyValueCodingError.recordExists(ref)
+        }
         try adjustCount(of: ref.kind, by: 1)
-        try journal(.recordInserted, ref: ref, keyPath: nil, old: nil, new: .dictionary(checked))
+        try journal(.recordInserted, ref: ref, keyPath: nil, old: nil, new: .dictionary(checked), encodedNew: encoded)
     }
 
     /// Deletes the record, journaled as one entry carrying its whole dictionary as the old value.
@@ -134,19 +142,57 @@ public final class WriteTransaction: ReadTransaction {
         try journal(.recordDeleted, ref: ref, keyPath: nil, old: .dictionary(old), new: nil)
     }
 
-    /// Stores a record's values as they are (the caller has journaled the change).
-    func writeRecord(_ values: [String: Value], of ref: RecordRef) throws {
-        try transaction.put(StoreLayout.recordKey(ref), RecordCodec.encode(values), in: databases.records)
+    /// Sets one key of a stored record by patching its encoding (the caller journals the change).
+    /// - Returns: the key's previous value.
+    /// - Throws: ``KeyValueCodingError/Code/recordNotFound``.
+    @discardableResult
+    func replaceStoredValue(_ value: Value?, forKey key: String, of ref: RecordRef) throws -> Value? {
+        try replaceStoredValue(value, forKey: key, of: ref) { _ in true }
     }
 
-    private func adjustCount(of kind: String, by delta: Int64) throws {
-        let key = StoreLayout.MetaKey.count(kind)
-        let current = Int64(StoreLayout.uint64(from: try transaction.get(key, in: databases.meta)) ?? 0)
-        let next = max(0, current + delta)
-        if next == 0 {
-            try transaction.delete(key, in: databases.meta)
-        } else {
-            try transaction.put(key, StoreLayout.uint64(UInt64(next)), in: databases.meta)
+    /// Sets one key of a stored record by patching its encoding, when `shouldWrite` approves the
+    /// previous value (the caller journals the change). - Returns: the previous value.
+    func replaceStoredValue(
+        _ value: Value?, forKey key: String, of ref: RecordRef, if shouldWrite: (Value?) throws -> Bool
+    ) throws -> Value? {
+        let recordKey = StoreLayout.recordKey(ref)
+        guard let bytes = try transaction.get(recordKey, in: databases.records) else {
+            throw KeyValueCodingError.recordNotFound(ref)
+        }
+        let patched: (record: [UInt8], old: Value?)
+        do {
+            patched = try RecordCodec.replacing(key, with: value, in: bytes)
+        } catch {
+            throw StoreError(.corrupt, "record \(ref) is corrupt: \(error)", path: store.path)
+        }
+        if try shouldWrite(patched.old) { try transaction.put(recordKey, patched.record, in: databases.records) }
+        return patched.old
+    }
+
+    /// Counts records inserted and deleted per kind; the counters are written once, by ``finish()``.
+    private func adjustCount(of kind: String, by delta: Int) throws {
+        countDeltas[kind, default: 0] += delta
+    }
+
+    public override func count(ofKind kind: String) throws -> Int {
+        try super.count(ofKind: kind) + countDeltas[kind, default: 0]
+    }
+
+    public override func kinds() throws -> [(kind: String, count: Int)] {
+        var counts = Dictionary(uniqueKeysWithValues: try super.kinds().map { ($0.kind, $0.count) })
+        for (kind, delta) in countDeltas { counts[kind, default: 0] += delta }
+        return counts.filter { $0.value > 0 }.sorted { UTF8Text.precedes($0.key, $1.key) }.map { ($0.key, $0.value) }
+    }
+
+    private func saveCounts() throws {
+        for (kind, delta) in countDeltas where delta != 0 {
+            let key = StoreLayout.MetaKey.count(kind)
+            let next = try super.count(ofKind: kind) + delta
+            if next <= 0 {
+                try transaction.delete(key, in: databases.meta)
+            } else {
+                try transaction.put(key, StoreLayout.uint64(UInt64(next)), in: databases.meta)
+            }
         }
     }
 }

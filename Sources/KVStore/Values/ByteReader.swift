@@ -118,7 +118,7 @@ struct ByteReader {
         let start = offset
         let count = try readLength(what)
         let bytes = try readBytes(count, what)
-        guard let string = String(validating: bytes.bindMemoryAssumingUInt8(), as: UTF8.self) else {
+        guard let string = UTF8Text.string(bytes.bindMemoryAssumingUInt8()) else {
             throw error("invalid UTF-8 in \(what)", at: start)
         }
         return string
@@ -150,5 +150,30 @@ extension UnsafeRawBufferPointer {
     func bindMemoryAssumingUInt8() -> UnsafeBufferPointer<UInt8> {
         guard let base = baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
         return UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+}
+
+/// Strings from UTF-8 bytes that must be valid.
+enum UTF8Text {
+    /// The string the bytes spell, or nil when they are not valid UTF-8. ASCII (the common case
+    /// for keys and most text) skips the general validator.
+    @inline(__always)
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var ascii = true
+        for byte in bytes where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// Orders strings by their UTF-8 bytes (the order of keys in an encoded dictionary).
+    @inline(__always)
+    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        var lhs = lhs, rhs = rhs
+        return lhs.withUTF8 { l in
+            rhs.withUTF8 { r in RecordCodec.compare(UnsafeRawBufferPointer(l), UnsafeRawBufferPointer(r)) < 0 }
+        }
     }
 }

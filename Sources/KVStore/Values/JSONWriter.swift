@@ -84,7 +84,7 @@ struct JSONWriter {
             return
         }
         indent += 1
-        let members = dictionary.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        let members = dictionary.sorted { UTF8Text.precedes($0.key, $1.key) }
         for (index, member) in members.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             newline()

@@ -97,7 +97,7 @@ package enum RecordCodec {
 
     /// Appends a keyed dictionary (no tag, no version) to `bytes`.
     static func encodeKeyed(_ dictionary: [String: Value], into bytes: inout [UInt8]) {
-        let entries = dictionary.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        let entries = dictionary.sorted { UTF8Text.precedes($0.key, $1.key) }
         ValueCodec.appendVarint(UInt64(entries.count), to: &bytes)
         let tableStart = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: (entries.count + 1) * 4))
@@ -173,7 +173,7 @@ package enum RecordCodec {
         at offset: Int,
         in reader: ByteReader
     ) throws(ValueDecodingError) -> String {
-        guard let key = String(validating: bytes.bindMemoryAssumingUInt8(), as: UTF8.self) else {
+        guard let key = UTF8Text.string(bytes.bindMemoryAssumingUInt8()) else {
             throw reader.error("invalid UTF-8 in dictionary key", at: offset)
         }
         return key
@@ -190,7 +190,7 @@ package enum RecordCodec {
         return lhs.count - rhs.count
     }
 
-    private static func patchOffset(_ offset: Int, at position: Int, in bytes: inout [UInt8]) {
+    static func patchOffset(_ offset: Int, at position: Int, in bytes: inout [UInt8]) {
         guard let value = UInt32(exactly: offset) else {
             preconditionFailure("an encoded dictionary is larger than 4 GiB")
         }

@@ -1,0 +1,90 @@
+/// Changing one key of an encoded record without decoding or re-encoding the others.
+extension RecordCodec {
+    /// The record with `key` set to `value` (nil removes it), and the key's previous value.
+    ///
+    /// Only the changed entry is encoded; the other entries are copied as bytes and the key
+    /// directory is rewritten with shifted offsets. The result is byte for byte what
+    /// ``encode(_:)`` would give for the changed dictionary.
+    ///
+    /// - Throws: ``ValueDecodingError`` when the directory is corrupt.
+    package static func replacing(
+        _ key: String, with value: Value?, in bytes: UnsafeRawBufferPointer
+    ) throws(ValueDecodingError) -> (record: [UInt8], old: Value?) {
+        var reader = ByteReader(bytes)
+        try ValueCodec.readVersion(from: &reader)
+        let directory = try KeyDirectory(reading: &reader, isRecord: true)
+        var keyCopy = key
+        let search: Result<(Int, Value?), ValueDecodingError> = keyCopy.withUTF8 { keyBytes in
+            Result { () throws(ValueDecodingError) in try find(UnsafeRawBufferPointer(keyBytes), in: directory) }
+        }
+        let (index, old) = try search.get()
+        let found = old != nil
+        // The entries kept, as byte ranges, and where the new entry goes among them.
+        var starts: [Int] = []
+        starts.reserveCapacity(directory.count + 2)
+        for i in 0...directory.count { starts.append(try directory.offset(i)) }
+        var newEntry: [UInt8] = []
+        if let value {
+            ValueCodec.appendVarint(UInt64(key.utf8.count), to: &newEntry)
+            newEntry.append(contentsOf: key.utf8)
+            ValueCodec.encode(value, into: &newEntry)
+        }
+        let keptBefore = index                                   // entries [0, index)
+        let keptAfterStart = found ? index + 1 : index           // entries [keptAfterStart, count)
+        let newCount = keptBefore + (value == nil ? 0 : 1) + (directory.count - keptAfterStart)
+
+        var writer = KeyedWriter(count: newCount, into: [ValueCodec.version])
+        func copyEntries(_ range: Range<Int>) {
+            for i in range {
+                writer.beginEntry()
+                writer.bytes.append(contentsOf: bytes[(directory.entriesStart + starts[i])..<(directory.entriesStart + starts[i + 1])])
+            }
+        }
+        copyEntries(0..<keptBefore)
+        if value != nil {
+            writer.beginEntry()
+            writer.bytes.append(contentsOf: newEntry)
+        }
+        copyEntries(keptAfterStart..<directory.count)
+        return (writer.finish(), old)
+    }
+
+    /// The index of `key` and its value when present, else the index where it would go.
+    private static func find(
+        _ key: UnsafeRawBufferPointer, in directory: KeyDirectory
+    ) throws(ValueDecodingError) -> (Int, Value?) {
+        var low = 0
+        var high = directory.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            var entry = try directory.entryReader(middle, depth: 1)
+            let keyLength = try entry.readLength("dictionary key")
+            let order = compare(try entry.readBytes(keyLength, "dictionary key"), key)
+            if order == 0 {
+                let value = try ValueCodec.decodeTagged(from: &entry)
+                guard entry.isAtEnd else { throw entry.error("\(entry.remaining) trailing bytes in a dictionary entry") }
+                return (middle, value)
+            }
+            if order < 0 { low = middle + 1 } else { high = middle }
+        }
+        return (low, nil)
+    }
+}
+
+extension KeyDirectory {
+    /// Offset `index` (0...count) of the table, checked to increase and stay within the entries.
+    func offset(_ index: Int) throws(ValueDecodingError) -> Int {
+        let position = tableStart + index * 4
+        let value = Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
+        if index > 0 {
+            let previous = Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: position - 4, as: UInt32.self)))
+            guard value > previous else {
+                throw ValueDecodingError(offset: position, problem: "dictionary entry offsets out of order")
+            }
+        }
+        guard entriesStart + value <= entriesEnd else {
+            throw ValueDecodingError(offset: position, problem: "dictionary entry offset out of range")
+        }
+        return value
+    }
+}
