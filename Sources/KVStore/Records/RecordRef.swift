@@ -72,7 +72,8 @@ public struct RecordRef: Sendable, Hashable, Comparable, CustomStringConvertible
     private static func validate(id: String, kind: String) throws(RecordRefError) {
         let ref = "\(kind)/\(id)"
         if id.isEmpty { throw RecordRefError(ref: ref, problem: "the id is empty") }
-        if id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        if id.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 >= 0x80 }),
+           id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw RecordRefError(ref: ref, problem: "the id contains a control character")
         }
         let length = kind.utf8.count + 1 + id.utf8.count

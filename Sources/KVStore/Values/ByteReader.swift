@@ -152,28 +152,3 @@ extension UnsafeRawBufferPointer {
         return UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
     }
 }
-
-/// Strings from UTF-8 bytes that must be valid.
-enum UTF8Text {
-    /// The string the bytes spell, or nil when they are not valid UTF-8. ASCII (the common case
-    /// for keys and most text) skips the general validator.
-    @inline(__always)
-    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var ascii = true
-        for byte in bytes where byte >= 0x80 {
-            ascii = false
-            break
-        }
-        if ascii { return String(decoding: bytes, as: UTF8.self) }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    /// Orders strings by their UTF-8 bytes (the order of keys in an encoded dictionary).
-    @inline(__always)
-    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
-        var lhs = lhs, rhs = rhs
-        return lhs.withUTF8 { l in
-            rhs.withUTF8 { r in RecordCodec.compare(UnsafeRawBufferPointer(l), UnsafeRawBufferPointer(r)) < 0 }
-        }
-    }
-}

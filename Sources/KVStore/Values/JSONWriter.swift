@@ -84,8 +84,8 @@ struct JSONWriter {
             return
         }
         indent += 1
-        let members = dictionary.sorted { UTF8Text.precedes($0.key, $1.key) }
-        for (index, member) in members.enumerated() {
+        for (index, position) in UTF8Text.sortedIndices(dictionary).enumerated() {
+            let member = dictionary[position]
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             newline()
             writeString(member.key)

@@ -17,8 +17,7 @@ struct KeyedWriter {
     private var index = 0
 
     /// Starts a dictionary of exactly `count` entries after whatever `bytes` holds.
-    init(count: Int, into bytes: [UInt8]) {
-        var bytes = bytes
+    init(count: Int, into bytes: consuming [UInt8]) {
         bytes.reserveCapacity(bytes.count + 16 + count * 24)
         ValueCodec.appendVarint(UInt64(count), to: &bytes)
         tableStart = bytes.count

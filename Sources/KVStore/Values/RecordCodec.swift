@@ -97,18 +97,15 @@ package enum RecordCodec {
 
     /// Appends a keyed dictionary (no tag, no version) to `bytes`.
     static func encodeKeyed(_ dictionary: [String: Value], into bytes: inout [UInt8]) {
-        let entries = dictionary.sorted { UTF8Text.precedes($0.key, $1.key) }
-        ValueCodec.appendVarint(UInt64(entries.count), to: &bytes)
-        let tableStart = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: (entries.count + 1) * 4))
-        let entriesStart = bytes.count
-        for (index, entry) in entries.enumerated() {
-            patchOffset(bytes.count - entriesStart, at: tableStart + index * 4, in: &bytes)
-            ValueCodec.appendVarint(UInt64(entry.key.utf8.count), to: &bytes)
-            bytes.append(contentsOf: entry.key.utf8)
-            ValueCodec.encode(entry.value, into: &bytes)
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)  // hand the buffer over without copying it
+        var writer = KeyedWriter(count: dictionary.count, into: consume taken)
+        for index in UTF8Text.sortedIndices(dictionary) {
+            let entry = dictionary[index]
+            writer.key(entry.key)
+            ValueCodec.encode(entry.value, into: &writer.bytes)
         }
-        patchOffset(bytes.count - entriesStart, at: tableStart + entries.count * 4, in: &bytes)
+        bytes = writer.finish()
     }
 
     /// Decodes a keyed dictionary at the reader's position, checking every entry.
