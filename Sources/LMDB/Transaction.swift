@@ -6,18 +6,21 @@ import CLMDB
 /// Buffers returned by ``get(_:in:)`` and cursors point into LMDB's memory map: they are valid
 /// until the transaction ends or, in a write transaction, until the next change. Copy what must
 /// outlive that.
-public final class Transaction {
+public struct Transaction {
     let txn: OpaquePointer
     /// Whether the transaction is read-only.
     public let isReadOnly: Bool
-    /// Set when a put hit `MDB_MAP_FULL`: the environment then grows the map and runs the write
-    /// again, whatever the closure did with the error.
-    var sawMapFull = false
+    /// For write transactions: set when a put hit `MDB_MAP_FULL`, so that the environment grows
+    /// the map and runs the write again, whatever the closure did with the error.
+    let mapFull: MapFullFlag?
 
     init(_ txn: OpaquePointer, readOnly: Bool) {
         self.txn = txn
         self.isReadOnly = readOnly
+        self.mapFull = readOnly ? nil : MapFullFlag()
     }
+
+    var sawMapFull: Bool { mapFull?.value ?? false }
 
     /// LMDB's id of this transaction; a write transaction's id is the one its commit will have.
     public var id: Int { Int(mdb_txn_id(txn)) }
@@ -67,7 +70,7 @@ public final class Transaction {
         if append { flags |= UInt32(MDB_APPEND) }
         if !overwrite { flags |= UInt32(MDB_NOOVERWRITE) }
         let rc = mdb_put(txn, db.dbi, &k, &v, flags)
-        if rc == MDB_MAP_FULL { sawMapFull = true }
+        if rc == MDB_MAP_FULL { mapFull?.value = true }
         try LMDBError.check(rc, "mdb_put(\(db.name))")
     }
 
@@ -98,7 +101,7 @@ public final class Transaction {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         let rc = mdb_del(txn, db.dbi, &k, nil)
         if rc == MDB_NOTFOUND { return false }
-        if rc == MDB_MAP_FULL { sawMapFull = true }
+        if rc == MDB_MAP_FULL { mapFull?.value = true }
         try LMDBError.check(rc, "mdb_del(\(db.name))")
         return true
     }
@@ -125,4 +128,9 @@ public final class Transaction {
         defer { mdb_cursor_close(cursor) }
         return try body(Cursor(cursor!, database: db))
     }
+}
+
+/// Whether a write transaction ran out of map space (shared by the copies of its `Transaction`).
+final class MapFullFlag {
+    var value = false
 }

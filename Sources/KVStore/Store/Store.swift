@@ -53,6 +53,8 @@ public final class Store: Sendable {
     let environment: Environment
     let databases: StoreDatabases
     private let kinds: Mutex<[String: Kind]>
+    /// Whether any kind was registered: lets lookups skip the lock for schemaless stores.
+    private let hasKinds: Atomic<Bool>
 
     /// Opens the store in directory `path`, creating it when `options.createIfMissing` allows.
     ///
@@ -68,17 +70,20 @@ public final class Store: Sendable {
         self.databases = opened.databases
         self.id = opened.id
         self.kinds = Mutex(Dictionary(options.kinds.map { ($0.name, $0) }, uniquingKeysWith: { $1 }))
+        self.hasKinds = Atomic(!options.kinds.isEmpty)
     }
 
     /// Registers (or replaces) the rules of a kind. Records of unregistered kinds follow an open
     /// kind's defaults.
     public func register(_ kind: Kind) {
         kinds.withLock { $0[kind.name] = kind }
+        hasKinds.store(true, ordering: .releasing)
     }
 
     /// The registered rules of `name`, or nil.
     public func kind(named name: String) -> Kind? {
-        kinds.withLock { $0[name] }
+        guard hasKinds.load(ordering: .acquiring) else { return nil }
+        return kinds.withLock { $0[name] }
     }
 
     /// Runs `body` in a read transaction: a consistent snapshot of the store.

@@ -23,12 +23,12 @@ public class ReadTransaction {
 
     /// Whether the record exists.
     public func contains(_ ref: RecordRef) throws -> Bool {
-        try transaction.get(StoreLayout.recordKey(ref), in: databases.records) != nil
+        try recordBytes(ref) != nil
     }
 
     /// The record's values, or nil when there is no such record.
     public func record(_ ref: RecordRef) throws -> [String: Value]? {
-        guard let bytes = try transaction.get(StoreLayout.recordKey(ref), in: databases.records) else { return nil }
+        guard let bytes = try recordBytes(ref) else { return nil }
         return try decodeRecord(bytes, ref: ref)
     }
 
@@ -41,7 +41,7 @@ public class ReadTransaction {
     /// The stored value of one key, decoding only that key; nil when the record does not hold it.
     /// - Throws: ``KeyValueCodingError/Code/recordNotFound`` when there is no such record.
     func storedValue(forKey key: String, of ref: RecordRef) throws -> Value? {
-        guard let bytes = try transaction.get(StoreLayout.recordKey(ref), in: databases.records) else {
+        guard let bytes = try recordBytes(ref) else {
             throw KeyValueCodingError.recordNotFound(ref)
         }
         do {
@@ -49,6 +49,20 @@ public class ReadTransaction {
         } catch {
             throw StoreError(.corrupt, "record \(ref) is corrupt: \(error)", path: store.path)
         }
+    }
+
+    /// The stored encoding of a record, or nil; the key is built on the stack (no allocation).
+    /// The buffer is valid until the transaction ends or changes.
+    func recordBytes(_ ref: RecordRef) throws(LMDBError) -> UnsafeRawBufferPointer? {
+        let kindLength = ref.kind.utf8.count
+        let length = kindLength + 1 + ref.id.utf8.count
+        let result = withUnsafeTemporaryAllocation(byteCount: length, alignment: 1) { key in
+            key.copyBytes(from: ref.kind.utf8)
+            key[kindLength] = 0
+            UnsafeMutableRawBufferPointer(rebasing: key[(kindLength + 1)...]).copyBytes(from: ref.id.utf8)
+            return Result { () throws(LMDBError) in try transaction.get(UnsafeRawBufferPointer(key), in: databases.records) }
+        }
+        return try result.get()
     }
 
     func decodeRecord(_ bytes: UnsafeRawBufferPointer, ref: RecordRef) throws(StoreError) -> [String: Value] {
