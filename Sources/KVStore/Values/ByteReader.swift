@@ -45,6 +45,11 @@ struct ByteReader {
         ValueDecodingError(offset: offset ?? self.offset, problem: problem)
     }
 
+    /// The next byte without moving past it, or nil at the end.
+    func peekByte() -> UInt8? {
+        offset < end ? buffer[offset] : nil
+    }
+
     /// Reads one byte; `what` names the thing being read for the error message.
     mutating func readByte(_ what: String) throws(ValueDecodingError) -> UInt8 {
         guard offset < end else { throw error("truncated \(what)") }

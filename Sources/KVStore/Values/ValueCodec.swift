@@ -143,6 +143,11 @@ package enum ValueCodec {
     /// hostile nesting cannot overflow the thread's stack whatever the build configuration; the
     /// nesting limit of ``ByteReader/maxDepth`` still applies.
     static func decodeTagged(from reader: inout ByteReader) throws(ValueDecodingError) -> Value {
+        // Scalars, the common case when one key is read, need none of the container machinery.
+        if let tag = reader.peekByte(), tag != Tag.array, tag != Tag.dictionary {
+            _ = try reader.readByte("value tag")
+            return try decodeScalar(tag, from: &reader)
+        }
         var stack: [ContainerFrame] = []
         descending: while true {
             var value: Value
