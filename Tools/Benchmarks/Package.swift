@@ -1,0 +1,24 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The benchmark harness: kvstore against raw LMDB (its C API) on the same bytes. A nested package
+// so that the main package's build and tests stay free of it. Run in release:
+//     swift run -c release Benchmarks [--quick] [--json]
+let package = Package(
+    name: "Benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "kvstore", path: "../.."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "Benchmarks",
+            dependencies: [
+                .product(name: "KVStore", package: "kvstore"),
+                .product(name: "CLMDB", package: "kvstore"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,74 @@
+import KVStore
+
+/// kvstore's side of every scenario, through its public API only.
+final class KVStoreEngine {
+    let store: Store
+    /// References of the base records, by index (made before timing, as an application holds them).
+    let refs: [RecordRef]
+    /// References and dictionaries of the insert pool.
+    let poolRefs: [RecordRef]
+    let poolValues: [[String: Value]]
+
+    init(store: Store, baseCount: Int, pool: EncodedPool) {
+        self.store = store
+        refs = (0 ..< baseCount).map(Dataset.ref)
+        poolRefs = pool.indexes.map(Dataset.ref)
+        poolValues = pool.indexes.map(Dataset.values)
+    }
+
+    /// `store.value(forKey:of:)`: one read transaction per read.
+    func singleReads(_ workload: Workload) throws -> Int {
+        var sum = 0
+        for index in workload.readOrder {
+            sum &+= Self.touch(try store.value(forKey: Dataset.readKey, of: refs[index]))
+        }
+        return sum
+    }
+
+    /// `batch` × `txn.value(forKey:of:)` per `store.read`.
+    func batchedReads(_ workload: Workload) throws -> Int {
+        var sum = 0
+        for range in workload.batches(of: workload.readOrder.indices) {
+            sum &+= try store.read { txn in
+                var partial = 0
+                for position in range {
+                    partial &+= Self.touch(try txn.value(forKey: Dataset.readKey, of: refs[workload.readOrder[position]]))
+                }
+                return partial
+            }
+        }
+        return sum
+    }
+
+    /// `batch` × `txn.setValue(.int(new), forKey:of:)` per `store.write`; every set changes the
+    /// value, so every set is journaled.
+    func batchedSets(_ workload: Workload) throws -> Int {
+        for range in workload.batches(of: workload.setTargets.indices) {
+            try store.write { txn in
+                for position in range {
+                    try txn.setValue(.int(workload.setValues[position]), forKey: Dataset.setKey, of: refs[workload.setTargets[position]])
+                }
+            }
+        }
+        return workload.setTargets.count
+    }
+
+    /// `batch` × `txn.insert(values, as:)` of new records per `store.write`.
+    func batchedInserts(_ workload: Workload) throws -> Int {
+        for range in workload.batches(of: workload.insertRange) {
+            try store.write { txn in
+                for position in range { try txn.insert(poolValues[position], as: poolRefs[position]) }
+            }
+        }
+        return workload.insertRange.count
+    }
+
+    @inline(__always)
+    private static func touch(_ value: Value?) -> Int {
+        switch value {
+        case .string(let string)?: string.utf8.count
+        case .int(let int)?: Int(truncatingIfNeeded: int)
+        default: 0
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// Runs every scenario for several rounds, alternating which engine goes first each round, and
+/// keeps each engine's throughput per round.
+struct Runner {
+    let config: Configuration
+    let log: (String) -> Void
+
+    func run(_ scenarios: [Scenario]) throws -> (results: [ScenarioResult], checksum: Int) {
+        let clock = ContinuousClock()
+        var checksum = 0
+        var results: [ScenarioResult] = []
+        for (number, scenario) in zip(1..., scenarios) where config.scenarioFilter?.contains(number) ?? true {
+            let engines = scenario.engines.filter { config.engineFilter == nil || $0.engine == config.engineFilter }
+            var rates: [String: [Double]] = [:]
+            var operations = 0
+            for round in 0 ..< config.rounds {
+                let workload = Workload.make(round: round, config: config)
+                operations = scenario.operations(workload)
+                let shift = round % max(1, engines.count)
+                let order = engines[shift...] + engines[..<shift]
+                for engine in order {
+                    var sum = 0
+                    let elapsed = try clock.measure { sum = try engine.run(workload) }
+                    checksum = checksum &* 31 &+ sum
+                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                    rates[engine.engine, default: []].append(Double(operations) / seconds)
+                }
+            }
+            let result = ScenarioResult(
+                name: scenario.name,
+                operationsPerRound: operations,
+                engines: engines.map { EngineResult(engine: $0.engine, opsPerSecond: rates[$0.engine] ?? []) })
+            log(result.summary)
+            results.append(result)
+        }
+        return (results, checksum)
+    }
+}
+
+struct EngineResult: Codable {
+    let engine: String
+    /// Operations per second, one per round, in round order.
+    let opsPerSecond: [Double]
+    var median: Double {
+        let sorted = opsPerSecond.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}
+
+struct ScenarioResult {
+    let name: String
+    let operationsPerRound: Int
+    /// The subject (kvstore) first, then each baseline.
+    let engines: [EngineResult]
+
+    /// The subject's median over each baseline's median.
+    var ratios: [(baseline: String, ratio: Double)] {
+        guard let subject = engines.first else { return [] }
+        return engines.dropFirst().map { ($0.engine, $0.median > 0 ? subject.median / $0.median : 0) }
+    }
+
+    var summary: String {
+        let medians = engines.map { "\($0.engine) \(Report.format($0.median))/s" }.joined(separator: ", ")
+        let ratio = ratios.map { Report.ratio($0.ratio) }.joined(separator: ", ")
+        return "\(name): \(medians) (ratio \(ratio))"
+    }
+}

@@ -1,0 +1,36 @@
+/// The inputs of one round, made before timing starts and handed to every engine alike, so both
+/// read the same records in the same order, set the same records to the same values, and insert
+/// the same new records.
+struct Workload {
+    /// Operations per transaction in the batched scenarios.
+    let batch: Int
+    /// Base-record indexes to read, in order (a random permutation).
+    let readOrder: [Int]
+    /// Base-record indexes to set, in order (random, with repeats).
+    let setTargets: [Int]
+    /// The value each set stores: unique over the run, so every set changes its record.
+    let setValues: [Int64]
+    /// Insert-pool positions (0-based into the pool) to insert this round.
+    let insertRange: Range<Int>
+
+    static func make(round: Int, config: Configuration) -> Workload {
+        var random = SplitMix64(seed: 0xBE7C_4000 &+ UInt64(round))
+        let reads = Array((0 ..< config.records).shuffled(using: &random).prefix(config.readsPerRound))
+        let sets = (0 ..< config.setsPerRound).map { _ in Int(random.next() % UInt64(config.records)) }
+        let firstValue = 1_000_000 + Int64(round * config.setsPerRound)
+        let start = round * config.insertsPerRound
+        return Workload(
+            batch: config.batch,
+            readOrder: reads,
+            setTargets: sets,
+            setValues: (0 ..< Int64(config.setsPerRound)).map { firstValue + $0 },
+            insertRange: start ..< start + config.insertsPerRound)
+    }
+
+    /// `range` cut into consecutive transaction-sized pieces.
+    func batches(of range: Range<Int>) -> [Range<Int>] {
+        stride(from: range.lowerBound, to: range.upperBound, by: batch).map {
+            $0 ..< min($0 + batch, range.upperBound)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+// kvstore against raw LMDB on the same bytes: see README.md. Progress goes to stderr, results to
+// stdout (a table, or JSON with --json).
+
+func log(_ message: String) {
+    FileHandle.standardError.write(Data(("[bench] " + message + "\n").utf8))
+}
+
+func main() throws {
+    let config: Configuration
+    do {
+        config = try Configuration.parse(Array(CommandLine.arguments.dropFirst()))
+    } catch let error as UsageError {
+        if let message = error.message { log(message) }
+        print(Configuration.usage)
+        exit(error.message == nil ? 0 : 2)
+    }
+    let root = (config.directory as NSString).appendingPathComponent("kvstore-bench-\(getpid())-\(UInt32.random(in: 0 ... .max))")
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+
+    let (report, results) = try measure(config, root: root)
+    print(config.json ? try report.json() : report.table(results: results))
+}
+
+/// Prepares the engines, runs the scenarios, and lets the engines (and their open files) go before
+/// the directory is removed.
+func measure(_ config: Configuration, root: String) throws -> (Report, [ScenarioResult]) {
+    let start = ContinuousClock.now
+    let loadBefore = Report.loadAverage()
+    let (kvstore, raw, facts) = try Preparation.prepare(config, root: root, log: log)
+    log("prepared in \(ContinuousClock.now - start); running \(config.rounds) rounds per scenario")
+    let (results, checksum) = try Runner(config: config, log: log).run(Scenario.all(kvstore: kvstore, raw: raw))
+    log("done in \(ContinuousClock.now - start)")
+    let load = [loadBefore, Report.loadAverage()].compactMap { $0 }
+    return (Report(config: config, data: facts, results: results, checksum: checksum, loadAverage: load), results)
+}
+
+do {
+    try main()
+} catch {
+    log("error: \(error)")
+    exit(1)
+}
