@@ -34,6 +34,13 @@ final class ResizeGate: Sendable {
     }
 
     func enter() {
+        if threadReadDepth > 0 {
+            // A read nested in one this thread holds: a pending resize is waiting for this thread,
+            // so waiting for the resize here would never end.
+            readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            setThreadReadDepth(threadReadDepth + 1)
+            return
+        }
         while true {
             while resizing.load(ordering: .sequentiallyConsistent) { usleep(50) }
             readers.wrappingAdd(1, ordering: .sequentiallyConsistent)

@@ -236,3 +236,23 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         #expect(try Environment.open(path: dir.path, options: .init(readOnly: true)) === ro)
     }
 }
+
+@Suite struct ResizeGateTests {
+    /// A thread holding a read starts a nested read while a writer waits to resize: the nested read
+    /// must go ahead (the resize is waiting for this very thread), not wait for the resize.
+    @Test func aNestedReadDoesNotWaitForAPendingResize() throws {
+        let gate = ResizeGate()
+        gate.enter()
+        let resized = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = gate.exclusively {}
+            resized.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.05)  // let the resizer raise its flag and wait
+        gate.enter()                         // nested: must not block
+        gate.leave()
+        #expect(resized.wait(timeout: .now() + 0.05) == .timedOut, "the resize waits for the outer read")
+        gate.leave()
+        #expect(resized.wait(timeout: .now() + 5) == .success)
+    }
+}
