@@ -159,13 +159,16 @@ public final class Environment: Sendable {
     /// transactions short: while one is open, LMDB cannot reuse pages freed after it began.
     public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
         gate.enter()
-        defer { gate.leave() }
+        var inGate = true
+        defer { if inGate { gate.leave() } }
         var txn: OpaquePointer?
         var rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
         if rc == MDB_MAP_RESIZED {
             gate.leave()
-            adoptMapSize()
+            inGate = false
+            try adoptMapSizeForReader()
             gate.enter()
+            inGate = true
             rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
         }
         try LMDBError.check(rc, "mdb_txn_begin")
@@ -185,15 +188,18 @@ public final class Environment: Sendable {
     /// Runs `body` in a write transaction, committed when `body` returns and aborted when it throws.
     ///
     /// Writers in this process take turns; a write waits for the one before it. The closure may run
-    /// again after the map grows (see the type's discussion). Do not start a write from inside a
-    /// ``read(_:)`` closure on the same thread: a write that needs to grow the map would then fail
-    /// with `MDB_MAP_FULL` instead of waiting for itself.
+    /// again after the map grows (see the type's discussion). A write cannot start inside another
+    /// transaction on the same thread — a write, or a ``read(_:)`` — and fails with `EDEADLK`:
+    /// waiting there could wait for itself (for the write lock, or for the read to end before the
+    /// map can grow). Reads inside a write are fine.
     public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
         if options.readOnly { throw LMDBError(code: EACCES, operation: "write transaction on a read-only store") }
         let thread = currentThreadID()
         if writerThread.load(ordering: .relaxed) == thread {
-            // Waiting for our own lock would never end.
             throw LMDBError(code: EDEADLK, operation: "write transaction started inside another write on the same thread")
+        }
+        if gate.threadReadDepth > 0 {
+            throw LMDBError(code: EDEADLK, operation: "write transaction started inside a read transaction on the same thread")
         }
         return try writeLock.withLock { _ in
             writerThread.store(thread, ordering: .relaxed)
@@ -202,7 +208,7 @@ public final class Environment: Sendable {
                 var txn: OpaquePointer?
                 let rc = mdb_txn_begin(handle, nil, 0, &txn)
                 if rc == MDB_MAP_RESIZED {
-                    adoptMapSize()
+                    try resize(to: 0)
                     continue
                 }
                 try LMDBError.check(rc, "mdb_txn_begin")
@@ -241,27 +247,36 @@ public final class Environment: Sendable {
     private func growMap() throws(LMDBError) -> Bool {
         let current = currentMapSize
         guard current < options.maxMapSize else { return false }
-        let target = min(max(current * 2, current + (1 << 20)), options.maxMapSize)
-        var rc: Int32 = 0
-        let ran = gate.exclusively {
-            rc = mdb_env_set_mapsize(handle, target)
-            var info = MDB_envinfo()
-            mdb_env_info(handle, &info)
-            mapSize.store(info.me_mapsize, ordering: .relaxed)
-        }
-        guard ran else { return false }
-        try LMDBError.check(rc, "mdb_env_set_mapsize")
+        try resize(to: min(max(current * 2, current + (1 << 20)), options.maxMapSize))
         return true
     }
 
-    /// Adopts a map size that another process set (`MDB_MAP_RESIZED`).
-    private func adoptMapSize() {
-        _ = gate.exclusively {
-            mdb_env_set_mapsize(handle, 0)
+    /// Adopts, for a reader, the map size another process set (`MDB_MAP_RESIZED`): under the write
+    /// lock, so that no write is open and no other resize runs.
+    private func adoptMapSizeForReader() throws(LMDBError) {
+        if gate.threadReadDepth > 0 || writerThread.load(ordering: .relaxed) == currentThreadID() {
+            throw LMDBError(
+                code: MDB_MAP_RESIZED,
+                operation: "mdb_txn_begin (another process grew the map while this thread holds a transaction)")
+        }
+        try writeLock.withLock { (_) throws(LMDBError) in try resize(to: 0) }
+    }
+
+    /// Sets the map size (0: adopt the size in the file) once no read of this process is open.
+    /// Called with the write lock held and no write open, so resizes never overlap.
+    private func resize(to size: Int) throws(LMDBError) {
+        var rc: Int32 = 0
+        let ran = gate.exclusively {
+            rc = mdb_env_set_mapsize(handle, size)
             var info = MDB_envinfo()
             mdb_env_info(handle, &info)
             mapSize.store(info.me_mapsize, ordering: .relaxed)
         }
+        guard ran else {
+            throw LMDBError(code: size == 0 ? MDB_MAP_RESIZED : MDB_MAP_FULL,
+                            operation: "mdb_env_set_mapsize (this thread holds a read transaction)")
+        }
+        try LMDBError.check(rc, "mdb_env_set_mapsize")
     }
 
     /// Copies the environment to the directory `path`, optionally compacting (`mdb_env_copy2`).

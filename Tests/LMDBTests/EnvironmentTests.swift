@@ -256,3 +256,82 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         #expect(resized.wait(timeout: .now() + 5) == .success)
     }
 }
+
+@Suite struct ForeignResizeTests {
+    @Test func aWriteInsideAReadOnTheSameThreadIsRefused() throws {
+        let dir = try TemporaryDirectory()
+        let env = try Environment.open(path: dir.path)
+        let db = try env.openDatabase("things")
+        #expect(throws: LMDBError(code: EDEADLK, operation: "")) {
+            try env.read { _ in try env.write { try $0.put(Array("k".utf8), Array("v".utf8), in: db) } }
+        }
+    }
+
+    /// Another process (LMDB's own `mdb_load`) grows the map while this process reads and writes
+    /// on several threads: every thread adopts the new size, nothing crashes, nothing fails.
+    @Test func aMapGrownByAnotherProcessIsAdoptedUnderLoad() throws {
+        let loader = "/usr/bin/mdb_load"
+        guard FileManager.default.isExecutableFile(atPath: loader) else { return }  // lmdb-utils absent
+        let dir = try TemporaryDirectory()
+        let env = try Environment.open(path: dir.path, options: .init(mapSize: 256 << 10, durability: .noSync))
+        let db = try env.openDatabase("things")
+        try env.write { try $0.put(Array("k".utf8), Array("0".utf8), in: db) }
+        let stop = Flag()
+        let failures = Failures()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            var i = 0
+            while !stop.isSet {
+                i += 1
+                do {
+                    try env.write { txn in
+                        try txn.put(Array("k".utf8), Array(String(i).utf8), in: db)
+                        usleep(1000)  // a write that stays open while the other process grows the map
+                    }
+                }
+                catch { failures.add("writer: \(error)") }
+            }
+        }
+        for _ in 0..<3 {
+            DispatchQueue.global().async(group: group) {
+                while !stop.isSet {
+                    do { _ = try env.read { try $0.get(Array("k".utf8), in: db) } }
+                    catch { failures.add("reader: \(error)") }
+                }
+            }
+        }
+        let dump = dir.path + "/other.dump"
+        var text = "VERSION=3\nformat=bytevalue\ndatabase=other\ntype=btree\nmapsize=\(64 << 20)\nHEADER=END\n"
+        for i in 0..<2000 { text += " " + Array("key\(i)".utf8).map { String(format: "%02x", $0) }.joined() + "\n " + String(repeating: "ab", count: 200) + "\n" }
+        text += "DATA=END\n"
+        try text.write(toFile: dump, atomically: true, encoding: .utf8)
+        for _ in 0..<3 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: loader)
+            process.arguments = ["-f", dump, "-s", "other", dir.path]
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        stop.set()
+        group.wait()
+        #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
+        try env.write { try $0.put(Array("done".utf8), Array("1".utf8), in: db) }
+        #expect(env.currentMapSize >= 64 << 20)
+    }
+}
+
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func add(_ item: String) { lock.withLock { items.append(item) } }
+    var all: [String] { lock.withLock { items } }
+}
+
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}

@@ -101,8 +101,9 @@ public final class Store: Sendable {
     /// with one commit id shared by all its journal entries, or nothing changes when it throws.
     ///
     /// Writes take turns. `body` may run more than once when the store must grow its map; keep
-    /// side effects other than the store's inside the transaction's result. Do not start a write
-    /// from inside a ``read(_:)`` closure.
+    /// side effects other than the store's inside the transaction's result. A write started inside
+    /// another ``read(_:)`` or ``write(_:)`` on the same thread fails with
+    /// ``StoreError/Code/nestedWrite`` (it could only wait for itself).
     public func write<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
         if options.readOnly {
             throw StoreError(.readOnly, "the store is open read-only", path: path)
@@ -118,7 +119,7 @@ public final class Store: Sendable {
             if error.code == EDEADLK {
                 throw StoreError(
                     .nestedWrite,
-                    "a write was started inside another write on the same thread; use the transaction you were given",
+                    "a write was started inside another transaction on the same thread; use the write transaction you were given, or write after the read",
                     path: path, underlying: error)
             }
             if error.code == EACCES {

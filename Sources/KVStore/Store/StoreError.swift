@@ -23,7 +23,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case corrupt
         /// A will-change notification was not balanced by a did-change before the write ended.
         case unbalancedChange
-        /// A write was started inside another write on the same thread; use the transaction at hand.
+        /// A write was started inside another transaction (read or write) on the same thread.
         case nestedWrite
         /// LMDB reported an error.
         case storage
