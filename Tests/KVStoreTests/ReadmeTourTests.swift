@@ -12,7 +12,7 @@ import KVStore
 
     // Records are typed dictionaries grouped by kind, addressed as kind/id.
     let ada = try RecordRef("person/ada")
-    try store.insert(["name": "Ada", "born": 1815, "address": ["city": "London"]], as: ada)
+    try store.insert(["name": "Ada", "born": 1815, "address": ["city": "London"], "tags": ["poet"]], as: ada)
     let invoice = try store.insert(["amount": 120, "customer": .reference(ada)], kind: "invoice")  // generated id
 
     // Key-value coding: keys, key paths (through dictionaries and references), collection operators.
@@ -39,7 +39,7 @@ import KVStore
 
     // Every change is in the journal, in the same LMDB transaction as the data.
     let last = try #require(try store.journalEntries().last)
-    #expect(last.change == .insertion && last.keyPath == "tags" && last.indexes == [0])
+    #expect(last.change == .insertion && last.keyPath == "tags" && last.indexes == [1])
     print(TypedJSON.string(from: last.dictionary))
     // README-TOUR-END
     #expect(try store.value(forKey: "name", of: ada) == "Augusta Ada")

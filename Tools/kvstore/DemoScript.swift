@@ -50,8 +50,8 @@ struct DemoScript {
         }
         say("Edited person/ada tags by index with mutableArray(forKey:of:): appended \"math\" and \"poetry\", "
             + "inserted \"engines\" at 0, removed index 2.")
-        say("  Each edit is journaled with its indexes, not as a new array; tags is now "
-            + "\(try show(store.value(forKey: "tags", of: ada))).")
+        say("  The first append created the key (journaled as a setting); each later edit is journaled "
+            + "with its indexes, not as a new array. tags is now \(try show(store.value(forKey: "tags", of: ada))).")
 
         try computeOverInvoices(store)
         say("Through a reference, the key path customer.name of invoice/1 is "

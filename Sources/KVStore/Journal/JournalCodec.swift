@@ -64,10 +64,15 @@ enum JournalCodec {
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer, sequence: UInt64) throws(StoreError) -> JournalEntry {
+        let entry: JournalEntry
         do {
-            return try JournalEntry(dictionary: RecordCodec.decode(bytes))
+            entry = try JournalEntry(dictionary: RecordCodec.decode(bytes))
         } catch {
             throw StoreError(.corrupt, "journal entry \(sequence) is corrupt: \(error)")
         }
+        guard entry.sequence == sequence else {
+            throw StoreError(.corrupt, "journal entry \(sequence) is corrupt: it says it is entry \(entry.sequence)")
+        }
+        return entry
     }
 }

@@ -20,10 +20,14 @@ public struct MutableArrayProxy {
     /// The key of the array.
     public let key: String
 
-    /// The array's current elements.
+    /// The array's current elements (as stored: a key the record lacks is an empty array).
     public func values() throws -> [Value] {
-        switch try transaction.value(forKey: key, of: ref) {
-        case nil, .null?: return []
+        try stored() ?? []
+    }
+
+    private func stored() throws -> [Value]? {
+        switch try transaction.storedValue(forKey: key, of: ref) {
+        case nil: return nil
         case .array(let elements)?: return elements
         case let other?:
             throw KeyValueCodingError.notACollection(.count, subject: "'\(key)'", type: other.type, keyPath: key)
@@ -53,7 +57,7 @@ public struct MutableArrayProxy {
                 }
                 array.insert(value, at: index)
             }
-            return (old: nil, new: values)
+            return (indexes, old: nil, new: values)
         }
     }
 
@@ -68,7 +72,7 @@ public struct MutableArrayProxy {
             try checkIndexes(indexes, in: array)
             let removed = indexes.map { array[$0] }
             for index in indexes.reversed() { array.remove(at: index) }
-            return (old: removed, new: nil)
+            return (indexes, old: removed, new: nil)
         }
     }
 
@@ -78,12 +82,15 @@ public struct MutableArrayProxy {
     }
 
     /// Replaces the elements at `indexes` (ascending, distinct) with `values`, one for one.
+    /// Elements replaced by an equal value are left out of the change; when all are equal,
+    /// nothing is written or journaled.
     public func replace(at indexes: [Int], with values: [Value]) throws {
         try mutate(.replacement, indexes: indexes, count: values.count) { array in
             try checkIndexes(indexes, in: array)
-            let replaced = indexes.map { array[$0] }
-            for (index, value) in zip(indexes, values) { array[index] = value }
-            return (old: replaced, new: values)
+            let changed = zip(indexes, values).filter { array[$0.0] != $0.1 }
+            let replaced = changed.map { array[$0.0] }
+            for (index, value) in changed { array[index] = value }
+            return (changed.map(\.0), old: replaced, new: changed.map(\.1))
         }
     }
 
@@ -94,9 +101,14 @@ public struct MutableArrayProxy {
     }
 
     /// Applies one index-level change and journals it with its indexes and the elements involved.
+    ///
+    /// A key the record lacks is created by setting the new array through
+    /// ``WriteTransaction/setValue(_:forKey:of:)`` (so the kind's hooks, declared types and
+    /// validation apply, and the journal records a setting). With `validatesOnSet`, a validator
+    /// that rewrites the new array turns the change into a setting of the whole key too.
     private func mutate(
         _ change: ChangeKind, indexes: [Int], count: Int,
-        _ body: (inout [Value]) throws -> (old: [Value]?, new: [Value]?)
+        _ body: (inout [Value]) throws -> (indexes: [Int], old: [Value]?, new: [Value]?)
     ) throws {
         guard indexes.count == count else {
             throw KeyValueCodingError.invalidKeyPath(key, problem: "\(indexes.count) indexes for \(count) values")
@@ -105,24 +117,31 @@ public struct MutableArrayProxy {
             throw KeyValueCodingError.invalidKeyPath(key, problem: "indexes must be ascending and distinct: \(indexes)")
         }
         if indexes.isEmpty { return }
-        if let kind = transaction.store.kind(named: ref.kind), kind.isClosed {
+        let kind = transaction.store.kind(named: ref.kind)
+        if let kind, kind.isClosed {
             guard kind.declares(key) else { throw KeyValueCodingError.undefinedKey(key, kind: kind.name, ref: ref, writing: true) }
             if let declared = kind.declaredType(of: key), declared != .array {
                 throw KeyValueCodingError.typeMismatch(key: key, declared: declared, given: .array, ref: ref)
             }
         }
-        var array = try values()
-        let (old, new) = try body(&array)
+        let current = try stored()
+        var array = current ?? []
+        let (changedIndexes, old, new) = try body(&array)
+        if changedIndexes.isEmpty { return }
+        guard current != nil else { return try transaction.setValue(.array(array), forKey: key, of: ref) }
+        if transaction.store.options.validatesOnSet, kind?.validators[key] != nil {
+            var validated: Value? = .array(array)
+            try transaction.validateValue(&validated, forKey: key, of: ref)
+            if validated != .array(array) { return try transaction.storeValue(validated, forKey: key, of: ref) }
+        }
         let trackKey = ChangeTracker.Key(ref: ref, keyPath: key)
-        transaction.tracker.willChange(trackKey, oldValue: old.map(Value.array), stored: true, change: change, indexes: indexes)
+        transaction.tracker.willChange(trackKey, oldValue: current.map(Value.array), stored: true, change: change, indexes: changedIndexes)
         try transaction.replaceStoredValue(.array(array), forKey: key, of: ref)
-        if let closed = try transaction.tracker.didChange(trackKey) {
-            if closed.change == change {
-                try transaction.journal(change, ref: ref, keyPath: key, old: old.map(Value.array),
-                                        new: new.map(Value.array), indexes: indexes)
-            } else {
-                try transaction.journalIfChanged(closed, key: trackKey, new: .array(array))
-            }
+        // When this pair is the outermost, journal the elements at their indexes; inside an outer
+        // pair for the key, the outer did-change journals the whole change.
+        if try transaction.tracker.didChange(trackKey) != nil {
+            try transaction.journal(change, ref: ref, keyPath: key, old: old.map(Value.array),
+                                    new: new.map(Value.array), indexes: changedIndexes)
         }
     }
 }

@@ -8,6 +8,11 @@ extension WriteTransaction {
     /// try txn.setValue("Paris", forKeyPath: "address.city", of: ada)
     /// try txn.setValue("William", forKeyPath: "spouse.name", of: ada)   // sets it on the spouse's record
     /// ```
+    /// A path of several keys walks the values stored in the record: its first key must be stored
+    /// (the undefined-key hooks, which may compute values, apply to single keys only). With the
+    /// store's `validatesOnSet`, the first key's validator sees the whole new top-level value; when
+    /// it rewrites it, the change is journaled as a setting of that key.
+    ///
     /// - Throws: ``KeyValueCodingError`` `missingIntermediate` (with the path) when an intermediate
     ///   dictionary does not exist, `notAContainer` when it is not a dictionary or reference,
     ///   `invalidKeyPath` for operators (a computed value cannot be set).
@@ -49,7 +54,10 @@ extension WriteTransaction {
         if keys.count == 1 {
             return removing ? try removeValue(forKey: first, of: ref) : try setValue(value, forKey: first, of: ref)
         }
-        let top = try self.value(forKey: first, of: ref)
+        if let kind = store.kind(named: ref.kind), kind.isClosed, !kind.declares(first) {
+            throw KeyValueCodingError.undefinedKey(first, kind: kind.name, ref: ref, writing: true)
+        }
+        let top = try storedValue(forKey: first, of: ref)
         if case .reference(let target)? = top {
             guard try contains(target) else {
                 throw KeyValueCodingError.missingIntermediate(keyPath: fullPath, missing: first, ref: ref)
@@ -68,6 +76,11 @@ extension WriteTransaction {
         case .updated(let newTop, let old, let leafPath):
             let new = value?.isNull == true ? nil : value
             if old == new { return }
+            if store.options.validatesOnSet && !removing {
+                var validated: Value? = .dictionary(newTop)
+                try validateValue(&validated, forKey: first, of: ref)
+                if validated != .dictionary(newTop) { return try storeValue(validated, forKey: first, of: ref) }
+            }
             let trackKey = ChangeTracker.Key(ref: ref, keyPath: leafPath)
             tracker.willChange(trackKey, oldValue: old, stored: true)
             try replaceStoredValue(.dictionary(newTop), forKey: first, of: ref)

@@ -13,6 +13,11 @@ extension WriteTransaction {
     /// - Throws: ``KeyValueCodingError`` (`recordNotFound`, `undefinedKey`, `typeMismatch`,
     ///   `nilForScalar`, `validationFailed` when validating), or what a hook throws.
     public func setValue(_ value: Value?, forKey key: String, of ref: RecordRef) throws {
+        try setValue(value, forKey: key, of: ref, validating: store.options.validatesOnSet)
+    }
+
+    func setValue(_ value: Value?, forKey key: String, of ref: RecordRef, validating: Bool) throws {
+        try Self.checkKey(key)
         var value = value?.isNull == true ? nil : value
         let kind = store.kind(named: ref.kind)
         if let kind, kind.isClosed, !kind.declares(key) {
@@ -25,21 +30,36 @@ extension WriteTransaction {
         if let kind, !kind.isClosed, let hook = kind.setValueForUndefinedKey, try storedValue(forKey: key, of: ref) == nil {
             return try hook(value, key, ref, self)
         }
-        if store.options.validatesOnSet { try validateValue(&value, forKey: key, of: ref) }
+        if validating { try validateValue(&value, forKey: key, of: ref) }
         try storeValue(value, forKey: key, of: ref)
     }
 
+    /// Checks a record's top-level key: one that a key path can name (not empty, no `.`, not
+    /// starting with `@`). Nested dictionaries may hold any keys.
+    static func checkKey(_ key: String) throws(KeyValueCodingError) {
+        if key.isEmpty || key.utf8.first == UInt8(ascii: "@") || key.utf8.contains(UInt8(ascii: ".")) {
+            throw KeyValueCodingError.invalidKeyPath(
+                key, problem: "a record's key must be non-empty, without '.', and not start with '@', so that key paths can name it")
+        }
+    }
+
     /// Stores `value` under `key` as given, without the undefined-key hooks: what the default
-    /// `setValueForUndefinedKey` does, and what a hook calls to store under another key.
-    /// Declared types, the nil-for-scalar rule, will/did-change and the journal still apply.
+    /// `setValueForUndefinedKey` does for open kinds, and what a hook calls to store under another
+    /// key. A closed kind's undeclared keys are still refused; declared types, the nil-for-scalar
+    /// rule, will/did-change and the journal still apply.
     public func storeValue(_ value: Value?, forKey key: String, of ref: RecordRef) throws {
+        try Self.checkKey(key)
         var new = value?.isNull == true ? nil : value
         let kind = store.kind(named: ref.kind)
+        if let kind, kind.isClosed, !kind.declares(key) {
+            throw KeyValueCodingError.undefinedKey(key, kind: kind.name, ref: ref, writing: true)
+        }
         if new == nil, let scalar = scalarType(of: key, holding: try storedValue(forKey: key, of: ref), kind: kind) {
             guard let hook = kind?.setNilValueForKey else {
                 throw KeyValueCodingError.nilForScalar(key: key, type: scalar, ref: ref)
             }
             new = try hook(key, ref)
+            if new?.isNull == true { new = nil }
         }
         if let kind { new = try checkDeclaredType(new, forKey: key, kind: kind, ref: ref) }
         try replaceTracked(new, forKey: key, of: ref)
@@ -113,6 +133,6 @@ extension WriteTransaction {
     public func validatingSetValue(_ value: Value?, forKey key: String, of ref: RecordRef) throws {
         var value = value?.isNull == true ? nil : value
         try validateValue(&value, forKey: key, of: ref)
-        try setValue(value, forKey: key, of: ref)
+        try setValue(value, forKey: key, of: ref, validating: false)
     }
 }

@@ -110,6 +110,7 @@ public final class WriteTransaction: ReadTransaction {
     /// - Throws: ``KeyValueCodingError`` `recordExists`, `undefinedKey` (closed kind),
     ///   `typeMismatch`, or a validation error when the store validates on set.
     public func insert(_ values: [String: Value], as ref: RecordRef) throws {
+        for key in values.keys { try Self.checkKey(key) }
         let kind = store.kind(named: ref.kind)
         let needsChecks = kind != nil || values.values.contains(where: \.isNull)
         var checked: [String: Value] = needsChecks ? [:] : values
