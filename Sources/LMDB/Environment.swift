@@ -73,15 +73,20 @@ public final class Environment: Sendable {
 
     /// The environment in the existing directory `path`: the one this process already has open
     /// there, or a newly opened one (LMDB forbids opening one environment twice in a process).
-    /// When it is already open, `options` other than `readOnly` are those of the first opening.
-    /// - Throws: ``LMDBError`` as ``init(path:options:)``, and `EBUSY` when the directory is
-    ///   open read-only in this process and `options` asks for writing.
+    /// When it is already open, its map sizes are those of the first opening.
+    /// - Throws: ``LMDBError`` as ``init(path:options:)``, and `EBUSY` when the directory is already
+    ///   open in this process read-only while `options` asks for writing, or with another durability.
     public static func open(path: String, options: Options = Options()) throws(LMDBError) -> Environment {
         let environment = try EnvironmentRegistry.environment(for: path) { () throws(LMDBError) in
             try Environment(path: path, options: options)
         }
         if environment.options.readOnly && !options.readOnly {
             throw LMDBError(code: EBUSY, operation: "mdb_env_open (already open read-only in this process)")
+        }
+        if environment.options.durability != options.durability {
+            throw LMDBError(
+                code: EBUSY,
+                operation: "mdb_env_open (already open in this process with durability \(environment.options.durability.rawValue), not \(options.durability.rawValue))")
         }
         return environment
     }

@@ -122,3 +122,14 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
         #expect(performing: { try reader.delete(ref("k/1")) }, throws: { ($0 as? StoreError)?.code == .readOnly })
     }
 }
+
+@Test func reopeningWithAnotherDurabilityInOneProcessIsRefused() throws {
+    let t = try TemporaryStore()
+    var options = Store.Options()
+    options.durability = .noSync
+    #expect {
+        try Store(path: t.path, options: options)
+    } throws: { error in
+        (error as? StoreError)?.code == .alreadyOpen && "\(error)".contains("durability full")
+    }
+}

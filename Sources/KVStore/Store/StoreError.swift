@@ -17,6 +17,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case newerFormat
         /// The store was opened read-only, or its files may not be written.
         case readOnly
+        /// The store is already open in this process with settings that conflict (read-only, or
+        /// another durability): one process shares one LMDB environment per store.
+        case alreadyOpen
         /// The process may not read or write the store's files.
         case permissionDenied
         /// A stored record or journal entry does not decode.

@@ -64,7 +64,8 @@ enum StoreOpening {
         case EACCES, EPERM:
             StoreError(.permissionDenied, "permission denied opening the store's files", path: path, underlying: error)
         case EBUSY:
-            StoreError(.readOnly, "the store is already open read-only in this process", path: path, underlying: error)
+            StoreError(.alreadyOpen, "the store is already open in this process with other settings: \(error.operation)",
+                       path: path, underlying: error)
         case EROFS:
             StoreError(.readOnly, "the store is on a read-only file system; open it read-only", path: path, underlying: error)
         case ENOENT:
