@@ -16,11 +16,11 @@ import Testing
 
         let dump = try dir.succeed("dump", store)
         #expect(dump.stdout == """
-            {"id":"1","kind":"invoice","values":{"amount":120,"customer":{"$ref":"person/ada"},"paid":true}}
-            {"id":"2","kind":"invoice","values":{"amount":85,"customer":{"$ref":"person/grace"},"paid":false}}
-            {"id":"3","kind":"invoice","values":{"amount":45,"customer":{"$ref":"person/ada"},"paid":true}}
-            {"id":"ada","kind":"person","values":{"address":{"city":"Paris"},"age":0,"name":"Ada Lovelace","tags":["engines","math"]}}
-            {"id":"grace","kind":"person","values":{"age":85,"name":"Grace Hopper"}}
+            {"kind":"invoice","id":"1","values":{"amount":120,"customer":{"$ref":"person/ada"},"paid":true}}
+            {"kind":"invoice","id":"2","values":{"amount":85,"customer":{"$ref":"person/grace"},"paid":false}}
+            {"kind":"invoice","id":"3","values":{"amount":45,"customer":{"$ref":"person/ada"},"paid":true}}
+            {"kind":"person","id":"ada","values":{"address":{"city":"Paris"},"age":0,"name":"Ada Lovelace","tags":["engines","math"]}}
+            {"kind":"person","id":"grace","values":{"age":85,"name":"Grace Hopper"}}
 
             """)
         let table = try dir.succeed("dump", store, "--format", "table").lines

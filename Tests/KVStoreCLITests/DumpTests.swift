@@ -19,10 +19,10 @@ import Testing
     }
 
     static let jsonl = """
-        {"id":"1","kind":"invoice","values":{"amount":120.5,"customer":{"$ref":"person/ada"}}}
-        {"id":"2","kind":"invoice","values":{"amount":80}}
-        {"id":"ada","kind":"person","values":{"name":"Ada","tags":["math"]}}
-        {"id":"grace","kind":"person","values":{"name":"Grace"}}
+        {"kind":"invoice","id":"1","values":{"amount":120.5,"customer":{"$ref":"person/ada"}}}
+        {"kind":"invoice","id":"2","values":{"amount":80}}
+        {"kind":"person","id":"ada","values":{"name":"Ada","tags":["math"]}}
+        {"kind":"person","id":"grace","values":{"name":"Grace"}}
 
         """
 
@@ -40,8 +40,9 @@ import Testing
     @Test func jsonIsThePrettyArrayOfTheSameObjects() throws {
         let json = try dir.succeed("dump", store, "--format", "json")
         let objects = try dir.succeed("dump", store).objects().map(Value.dictionary)
-        #expect(json.stdout == TypedJSON.string(from: .array(objects), pretty: true) + "\n")
-        #expect(json.stdout.hasPrefix("[\n  {\n    \"id\": \"1\",\n    \"kind\": \"invoice\",\n"))
+        #expect(try TypedJSON.value(from: json.stdout) == .array(objects))
+        #expect(json.stdout.hasPrefix("[\n  {\n    \"kind\": \"invoice\",\n    \"id\": \"1\",\n    \"values\": {\n"))
+        #expect(json.stdout.hasSuffix("  }\n]\n"))
         #expect(try dir.succeed("dump", store, "--format", "json", "--kind", "nobody").stdout == "[]\n")
     }
 

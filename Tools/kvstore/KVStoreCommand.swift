@@ -27,4 +27,34 @@ struct KVStoreCommand: ParsableCommand {
             DumpCommand.self, JournalCommand.self,
         ]
     )
+
+    /// Runs the tool. A mistake in the command line is reported as one line, like every other
+    /// error — `kvstore: <problem> (see 'kvstore <command> --help')` with status 64 — instead of
+    /// ArgumentParser's message followed by the usage text; `--help` and `--version` print as usual.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || error is ExitCode { exit(withError: error) }
+            let message = self.message(for: error)
+                .split(separator: "\n").first.map(String.init) ?? "invalid command line"
+            StandardError.report("\(message) (see '\(helpCommand(for: arguments)) --help')")
+            exit(withError: ExitCode(code.rawValue))
+        }
+    }
+
+    /// `kvstore`, followed by the (sub)command names that start `arguments`.
+    private static func helpCommand(for arguments: [String]) -> String {
+        var names = ["kvstore"]
+        var commands = configuration.subcommands
+        for argument in arguments {
+            guard let command = commands.first(where: { $0._commandName == argument }) else { break }
+            names.append(argument)
+            commands = command.configuration.subcommands
+        }
+        return names.joined(separator: " ")
+    }
 }

@@ -3,7 +3,7 @@ import KVStore
 
 /// The output formats of `kvstore dump`.
 enum DumpFormat: String, CaseIterable, ExpressibleByArgument {
-    /// One compact typed JSON object per line: `{"id":…,"kind":…,"values":{…}}`.
+    /// One compact typed JSON object per line: `{"kind":…,"id":…,"values":{…}}`.
     case jsonl
     /// One pretty-printed JSON array of those objects.
     case json
@@ -30,9 +30,15 @@ struct RecordListing {
         self.output = output
     }
 
-    /// The record as dump writes it: `{"id":…,"kind":…,"values":{…}}`.
-    static func value(of record: Record) -> Value {
-        ["id": .string(record.ref.id), "kind": .string(record.ref.kind), "values": .dictionary(record.values)]
+    /// The record as dump writes it, its fields in the contract's order (DESIGN §10):
+    /// `{"kind":…,"id":…,"values":{…}}`, compact, or pretty with 2-space indentation.
+    static func json(of record: Record, pretty: Bool = false) -> String {
+        let kind = TypedJSON.string(from: .string(record.ref.kind))
+        let id = TypedJSON.string(from: .string(record.ref.id))
+        let values = TypedJSON.string(from: record.values, pretty: pretty)
+        guard pretty else { return #"{"kind":\#(kind),"id":\#(id),"values":\#(values)}"# }
+        let indentedValues = values.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ")
+        return "{\n  \"kind\": \(kind),\n  \"id\": \(id),\n  \"values\": \(indentedValues)\n}"
     }
 
     /// Adds one record.
@@ -40,9 +46,9 @@ struct RecordListing {
         defer { count += 1 }
         switch format {
         case .jsonl:
-            output.line(TypedJSON.string(from: Self.value(of: record)))
+            output.line(Self.json(of: record))
         case .json:
-            let object = TypedJSON.string(from: Self.value(of: record), pretty: true)
+            let object = Self.json(of: record, pretty: true)
             let indented = object.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
             output.write((count == 0 ? "[\n" : ",\n") + indented.joined(separator: "\n"))
         case .table:

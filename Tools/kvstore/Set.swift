@@ -45,13 +45,16 @@ struct SetCommand: ParsableCommand {
             var singleKey: String?
             if parsedPath.components.count == 1, case .key(let key) = parsedPath.components[0] { singleKey = key }
             let missingRecord = CommandError(
-                "\(ref): no such record; set creates a record only for a single key, not for the key path '\(keyPath)'")
-            if singleKey == nil && StoreAccess.isAbsentOrEmptyDirectory(path) { throw missingRecord }
+                value.isNull
+                    ? "\(ref): no such record (setting null creates nothing)"
+                    : "\(ref): no such record; set creates a record only for a single key, not for the key path '\(keyPath)'")
+            let createsRecord = singleKey != nil && !value.isNull
+            if !createsRecord && StoreAccess.isAbsentOrEmptyDirectory(path) { throw missingRecord }
             let store = try StoreAccess.openCreating(path)
             try store.write { txn in
                 if try txn.contains(ref) {
                     try txn.setValue(value, forKeyPath: keyPath, of: ref)
-                } else if let singleKey {
+                } else if let singleKey, createsRecord {
                     try txn.insert([singleKey: value], as: ref)
                 } else {
                     throw missingRecord
