@@ -35,8 +35,9 @@ let package = Package(
             path: "Tools/kvstore",
             swiftSettings: strict
         ),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB"], swiftSettings: strict),
-        .testTarget(name: "KVStoreTests", dependencies: ["KVStore"], swiftSettings: strict),
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "KVStoreTests", dependencies: ["KVStore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStoreCLITests", dependencies: ["kvstore", "KVStore"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import KVStore
 
 @Suite struct ConcurrencyTests {
@@ -70,21 +71,6 @@ import Testing
         #expect(entries.map(\.sequence) == Array(1...200))
         #expect(Set(entries.map(\.commitID)).count == 200)
     }
-}
-
-/// Failures collected from many threads.
-final class Failures: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
-    func add(_ item: String) { lock.withLock { items.append(item) } }
-    var all: [String] { lock.withLock { items } }
-}
-
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
 }
 
 @Test func aStoreWriteInsideAWriteIsAClearError() throws {

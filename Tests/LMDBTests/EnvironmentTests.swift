@@ -1,6 +1,7 @@
 import CLMDB
 import Foundation
 import Testing
+import TestSupport
 @testable import LMDB
 
 private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
@@ -320,18 +321,4 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         try env.write { try $0.put(Array("done".utf8), Array("1".utf8), in: db) }
         #expect(env.currentMapSize >= 64 << 20)
     }
-}
-
-final class Failures: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
-    func add(_ item: String) { lock.withLock { items.append(item) } }
-    var all: [String] { lock.withLock { items } }
-}
-
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
 }

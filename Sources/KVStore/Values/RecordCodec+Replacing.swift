@@ -48,27 +48,6 @@ extension RecordCodec {
         copyEntries(keptAfterStart..<directory.count)
         return (writer.finish(), old)
     }
-
-    /// The index of `key` and its value when present, else the index where it would go.
-    private static func find(
-        _ key: UnsafeRawBufferPointer, in directory: KeyDirectory
-    ) throws(ValueDecodingError) -> (Int, Value?) {
-        var low = 0
-        var high = directory.count
-        while low < high {
-            let middle = low + (high - low) / 2
-            var entry = try directory.entryReader(middle, depth: 1)
-            let keyLength = try entry.readLength("dictionary key")
-            let order = compare(try entry.readBytes(keyLength, "dictionary key"), key)
-            if order == 0 {
-                let value = try ValueCodec.decodeTagged(from: &entry)
-                guard entry.isAtEnd else { throw entry.error("\(entry.remaining) trailing bytes in a dictionary entry") }
-                return (middle, value)
-            }
-            if order < 0 { low = middle + 1 } else { high = middle }
-        }
-        return (low, nil)
-    }
 }
 
 extension KeyDirectory {

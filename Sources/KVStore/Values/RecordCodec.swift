@@ -131,24 +131,31 @@ package enum RecordCodec {
         var reader = ByteReader(bytes)
         try ValueCodec.readVersion(from: &reader)
         let directory = try KeyDirectory(reading: &reader, isRecord: true)
+        return try find(key, in: directory).value
+    }
+
+    /// Binary-searches the directory for `key`: its index and value when present, else the index
+    /// where it would go.
+    static func find(
+        _ key: UnsafeRawBufferPointer, in directory: KeyDirectory
+    ) throws(ValueDecodingError) -> (index: Int, value: Value?) {
         var low = 0
         var high = directory.count
         while low < high {
             let middle = low + (high - low) / 2
             var entry = try directory.entryReader(middle, depth: 1)
             let keyLength = try entry.readLength("dictionary key")
-            let entryKey = try entry.readBytes(keyLength, "dictionary key")
-            let order = compare(entryKey, key)
+            let order = compare(try entry.readBytes(keyLength, "dictionary key"), key)
             if order == 0 {
                 let value = try ValueCodec.decodeTagged(from: &entry)
                 guard entry.isAtEnd else {
                     throw entry.error("\(entry.remaining) trailing bytes in a dictionary entry")
                 }
-                return value
+                return (middle, value)
             }
             if order < 0 { low = middle + 1 } else { high = middle }
         }
-        return nil
+        return (low, nil)
     }
 
     /// Reads an entry's key bytes, checking they sort strictly after `previous`.
