@@ -121,6 +121,43 @@ public struct Transaction {
             leafPages: s.ms_leaf_pages, overflowPages: s.ms_overflow_pages, pageSize: Int(s.ms_psize))
     }
 
+    /// Calls `body` with each entry of `db` whose key is at or after `start` and before `end`
+    /// (bytewise; nil: unbounded), in key order, until `body` returns false.
+    ///
+    /// ```swift
+    /// try txn.scan(db, from: Array("user/".utf8), to: Array("user0".utf8)) { key, value in
+    ///     print(String(decoding: key, as: UTF8.self)); return true
+    /// }
+    /// ```
+    public func scan(
+        _ db: Database, from start: [UInt8] = [], to end: [UInt8]? = nil,
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        try withCursor(on: db) { cursor in
+            var entry = try cursor.seek(atOrAfter: start)
+            while let (key, value) = entry {
+                if let end, !key.lexicographicallyPrecedes(end) { return }
+                if try !body(key, value) { return }
+                entry = try cursor.next()
+            }
+        }
+    }
+
+    /// Calls `body` with each entry of `db` whose key starts with `prefix`, in key order, until
+    /// `body` returns false.
+    public func scan(
+        _ db: Database, prefix: [UInt8],
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        try withCursor(on: db) { cursor in
+            var entry = try cursor.seek(atOrAfter: prefix)
+            while let (key, value) = entry, key.starts(with: prefix) {
+                if try !body(key, value) { return }
+                entry = try cursor.next()
+            }
+        }
+    }
+
     /// Runs `body` with a cursor over `db`; the cursor is closed when `body` returns.
     public func withCursor<T>(on db: Database, _ body: (Cursor) throws -> T) throws -> T {
         var cursor: OpaquePointer?

@@ -322,3 +322,34 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         #expect(env.currentMapSize >= 64 << 20)
     }
 }
+
+@Suite struct ScanTests {
+    @Test func scansARangeAndAPrefixInKeyOrder() throws {
+        let dir = try TemporaryDirectory()
+        let env = try Environment.open(path: dir.path)
+        let db = try env.openDatabase("things")
+        try env.write { txn in
+            for key in ["a", "b1", "b2", "b3", "c", "d"] { try txn.put(Array(key.utf8), Array(key.utf8), in: db) }
+        }
+        func keys(_ scan: (Transaction, inout [String]) throws -> Void) throws -> [String] {
+            try env.read { txn in
+                var found: [String] = []
+                try scan(txn, &found)
+                return found
+            }
+        }
+        #expect(try keys { txn, found in
+            try txn.scan(db, from: Array("b2".utf8), to: Array("d".utf8)) { key, _ in
+                found.append(String(decoding: key, as: UTF8.self)); return true
+            }
+        } == ["b2", "b3", "c"])
+        #expect(try keys { txn, found in
+            try txn.scan(db, prefix: Array("b".utf8)) { key, _ in
+                found.append(String(decoding: key, as: UTF8.self)); return found.count < 2
+            }
+        } == ["b1", "b2"])
+        #expect(try keys { txn, found in
+            try txn.scan(db) { key, _ in found.append(String(decoding: key, as: UTF8.self)); return true }
+        } == ["a", "b1", "b2", "b3", "c", "d"])
+    }
+}

@@ -14,15 +14,11 @@ extension ReadTransaction {
 
     /// Calls `body` with each journal entry from sequence `from` on, in order, until it returns false.
     public func forEachJournalEntry(from sequence: UInt64 = 1, _ body: (JournalEntry) throws -> Bool) throws {
-        try transaction.withCursor(on: databases.journal) { cursor in
-            var entry = try cursor.seek(atOrAfter: StoreLayout.sequenceKey(sequence))
-            while let (key, value) = entry {
-                guard let seq = StoreLayout.sequence(fromKey: key) else {
-                    throw StoreError(.corrupt, "a journal key is not an 8-byte sequence", path: store.path)
-                }
-                if try !body(JournalCodec.decode(value, sequence: seq)) { return }
-                entry = try cursor.next()
+        try transaction.scan(databases.journal, from: StoreLayout.sequenceKey(sequence)) { key, value in
+            guard let seq = StoreLayout.sequence(fromKey: key) else {
+                throw StoreError(.corrupt, "a journal key is not an 8-byte sequence", path: store.path)
             }
+            return try body(JournalCodec.decode(value, sequence: seq))
         }
     }
 

@@ -78,16 +78,11 @@ public class ReadTransaction {
     /// stays constant however many there are. Return false from `body` to stop.
     public func forEachRecord(ofKind kind: String? = nil, _ body: (Record) throws -> Bool) throws {
         if let kind { try RecordRef.validate(kind: kind) }
-        let prefix = kind.map(StoreLayout.kindPrefix) ?? []
-        try transaction.withCursor(on: databases.records) { cursor in
-            var entry = try cursor.seek(atOrAfter: prefix)
-            while let (key, value) = entry, key.starts(with: prefix) {
-                guard let ref = StoreLayout.ref(fromKey: key) else {
-                    throw StoreError(.corrupt, "a record key is malformed: \(Array(key.prefix(80)))", path: store.path)
-                }
-                if try !body(Record(ref: ref, values: decodeRecord(value, ref: ref))) { return }
-                entry = try cursor.next()
+        try transaction.scan(databases.records, prefix: kind.map(StoreLayout.kindPrefix) ?? []) { key, value in
+            guard let ref = StoreLayout.ref(fromKey: key) else {
+                throw StoreError(.corrupt, "a record key is malformed: \(Array(key.prefix(80)))", path: store.path)
             }
+            return try body(Record(ref: ref, values: decodeRecord(value, ref: ref)))
         }
     }
 
@@ -101,16 +96,12 @@ public class ReadTransaction {
     /// The references of every record of `kind`, in id order, without decoding the records.
     public func refs(ofKind kind: String) throws -> [RecordRef] {
         try RecordRef.validate(kind: kind)
-        let prefix = StoreLayout.kindPrefix(kind)
-        return try transaction.withCursor(on: databases.records) { cursor in
-            var refs: [RecordRef] = []
-            var entry = try cursor.seek(atOrAfter: prefix)
-            while let (key, _) = entry, key.starts(with: prefix) {
-                if let ref = StoreLayout.ref(fromKey: key) { refs.append(ref) }
-                entry = try cursor.next()
-            }
-            return refs
+        var refs: [RecordRef] = []
+        try transaction.scan(databases.records, prefix: StoreLayout.kindPrefix(kind)) { key, _ in
+            if let ref = StoreLayout.ref(fromKey: key) { refs.append(ref) }
+            return true
         }
+        return refs
     }
 
     /// The number of records of `kind` (kept as a counter: no scan).
@@ -122,16 +113,12 @@ public class ReadTransaction {
     /// The kinds that have records, with their counts, in name order.
     public func kinds() throws -> [(kind: String, count: Int)] {
         let prefix = StoreLayout.MetaKey.countPrefix
-        return try transaction.withCursor(on: databases.meta) { cursor in
-            var result: [(String, Int)] = []
-            var entry = try cursor.seek(atOrAfter: prefix)
-            while let (key, value) = entry, key.starts(with: prefix) {
-                let name = String(decoding: key.dropFirst(prefix.count), as: UTF8.self)
-                let count = Int(StoreLayout.uint64(from: value) ?? 0)
-                if count > 0 { result.append((name, count)) }
-                entry = try cursor.next()
-            }
-            return result
+        var result: [(kind: String, count: Int)] = []
+        try transaction.scan(databases.meta, prefix: prefix) { key, value in
+            let count = Int(StoreLayout.uint64(from: value) ?? 0)
+            if count > 0 { result.append((String(decoding: key.dropFirst(prefix.count), as: UTF8.self), count)) }
+            return true
         }
+        return result
     }
 }
