@@ -65,7 +65,7 @@ public final class Environment: Sendable {
     public let options: Options
     /// Stale reader slots cleared when the environment was opened (left by crashed processes).
     public let staleReadersCleared: Int
-    private let writeLock = Mutex(())
+    private let writeLock = LockedState(())
     /// The thread that holds the write lock (0 when none), to refuse a write nested in a write.
     private let writerThread = Atomic<UInt>(0)
     private let gate = ResizeGate()

@@ -1,5 +1,4 @@
 import CLMDB
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,7 +23,7 @@ enum EnvironmentRegistry {
         init(_ environment: Environment) { self.environment = environment }
     }
 
-    static let entries = Mutex<[DirectoryID: Entry]>([:])
+    static let entries = LockedState<[DirectoryID: Entry]>([:])
 
     static func directoryID(_ path: String) -> DirectoryID? {
         var info = stat()

@@ -52,7 +52,7 @@ public final class Store: Sendable {
     public let options: Options
     let environment: Environment
     let databases: StoreDatabases
-    private let kinds: Mutex<[String: Kind]>
+    private let kinds: LockedState<[String: Kind]>
     /// Whether any kind was registered: lets lookups skip the lock for schemaless stores.
     private let hasKinds: Atomic<Bool>
 
@@ -69,7 +69,7 @@ public final class Store: Sendable {
         self.environment = opened.environment
         self.databases = opened.databases
         self.id = opened.id
-        self.kinds = Mutex(Dictionary(options.kinds.map { ($0.name, $0) }, uniquingKeysWith: { $1 }))
+        self.kinds = LockedState(Dictionary(options.kinds.map { ($0.name, $0) }, uniquingKeysWith: { $1 }))
         self.hasKinds = Atomic(!options.kinds.isEmpty)
     }
 
