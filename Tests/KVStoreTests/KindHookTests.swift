@@ -2,10 +2,6 @@ import Foundation
 import Testing
 @testable import KVStore
 
-private func code(_ expected: KeyValueCodingError.Code) -> @Sendable (any Error) -> Bool {
-    { ($0 as? KeyValueCodingError)?.code == expected }
-}
-
 @Suite struct NilForScalarTests {
     @Test func aHookCanStoreZeroInstead() throws {
         var person = try Kind("person")

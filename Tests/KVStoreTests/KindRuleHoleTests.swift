@@ -2,10 +2,6 @@ import Foundation
 import Testing
 @testable import KVStore
 
-private func code(_ expected: KeyValueCodingError.Code) -> @Sendable (any Error) -> Bool {
-    { ($0 as? KeyValueCodingError)?.code == expected }
-}
-
 /// Every write path keeps the kind's rules and the journal in step with the data.
 @Suite struct KindRuleHoleTests {
     @Test func keyPathSetsWalkStoredValuesNotComputedOnes() throws {

@@ -24,3 +24,8 @@ final class TemporaryStore {
 func ref(_ text: String) -> RecordRef {
     try! RecordRef(text)
 }
+
+/// Matches a ``KeyValueCodingError`` with the given code, for `#expect(performing:throws:)`.
+func code(_ expected: KeyValueCodingError.Code) -> @Sendable (any Error) -> Bool {
+    { ($0 as? KeyValueCodingError)?.code == expected }
+}
