@@ -115,3 +115,24 @@ import Testing
         #expect(last["old"] == ["name": "Ada"])
     }
 }
+
+/// A store the tool wrote is a plain LMDB environment: LMDB's own utilities read it.
+@Test func lmdbUtilitiesReadAStoreTheToolWrote() throws {
+    let dir = try TestDirectory()
+    let store = dir.path("store")
+    try dir.succeed("set", store, "person/ada", "name", #""Ada""#)
+    for (tool, expected) in [("/usr/bin/mdb_stat", "Status of records"), ("/usr/bin/mdb_dump", "database=journal")] {
+        guard FileManager.default.isExecutableFile(atPath: tool) else { continue }  // lmdb-utils absent
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["-a", store]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(tool)")
+        #expect(text.contains(expected), "\(tool): \(text.prefix(300))")
+    }
+}
