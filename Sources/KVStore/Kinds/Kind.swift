@@ -15,7 +15,7 @@
 /// person.validators["name"] = { value, key, ref in           // sanitise: trim whitespace
 ///     if case .string(let s)? = value { value = .string(s.trimmingCharacters(in: .whitespaces)) }
 /// }
-/// try store.register(person)
+/// store.register(person)
 /// ```
 public struct Kind: Sendable {
     /// Called when nil (or `null`) is set on a key that holds, or is declared as, a scalar
