@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStoreTests", dependencies: ["KVStore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "KVStoreCLITests", dependencies: ["kvstore", "KVStore"], swiftSettings: strict),
+        .testTarget(name: "KVStoreCLITests", dependencies: ["kvstore", "KVStore", "TestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import KVStore
 import Testing
+import TestSupport
 
 /// `get`, `set` and `rm` end to end.
 @Suite struct GetSetRemoveTests {
@@ -122,17 +123,8 @@ import Testing
     let store = dir.path("store")
     try dir.succeed("set", store, "person/ada", "name", #""Ada""#)
     for (tool, expected) in [("/usr/bin/mdb_stat", "Status of records"), ("/usr/bin/mdb_dump", "database=journal")] {
-        guard FileManager.default.isExecutableFile(atPath: tool) else { continue }  // lmdb-utils absent
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-a", store]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = Pipe()
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(tool)")
+        guard let (status, text) = try runExternalTool(tool, ["-a", store]) else { continue }  // lmdb-utils absent
+        #expect(status == 0, "\(tool)")
         #expect(text.contains(expected), "\(tool): \(text.prefix(300))")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import KVStore
 import LMDB
 
@@ -92,17 +93,8 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
         let t = try TemporaryStore()
         try t.store.insert(["name": "Ada"], as: ref("person/ada"))
         for tool in ["/usr/bin/mdb_stat", "/usr/bin/mdb_dump"] {
-            guard FileManager.default.isExecutableFile(atPath: tool) else { continue }  // lmdb-utils absent
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: tool)
-            process.arguments = ["-a", t.path]
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = Pipe()
-            try process.run()
-            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(tool) failed")
+            guard let (status, text) = try runExternalTool(tool, ["-a", t.path]) else { continue }  // lmdb-utils absent
+            #expect(status == 0, "\(tool) failed")
             #expect(text.contains("records") && text.contains("journal") && text.contains("meta"))
         }
     }

@@ -307,12 +307,7 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         text += "DATA=END\n"
         try text.write(toFile: dump, atomically: true, encoding: .utf8)
         for _ in 0..<3 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: loader)
-            process.arguments = ["-f", dump, "-s", "other", dir.path]
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            #expect(try runExternalTool(loader, ["-f", dump, "-s", "other", dir.path])?.status == 0)
             Thread.sleep(forTimeInterval: 0.1)
         }
         stop.set()
