@@ -76,10 +76,7 @@ final class RawEnvironment {
 
     /// Calls `body` with every key and value of the database, in key order.
     func forEach(in dbi: MDB_dbi, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) throws {
-        try transaction(readOnly: true) { txn in
-            var cursor: OpaquePointer?
-            try lmdbCheck(mdb_cursor_open(txn, dbi, &cursor), "mdb_cursor_open")
-            defer { mdb_cursor_close(cursor) }
+        try withReadCursor(on: dbi) { cursor in
             var key = MDB_val()
             var value = MDB_val()
             var rc = mdb_cursor_get(cursor, &key, &value, MDB_FIRST)
@@ -93,16 +90,23 @@ final class RawEnvironment {
 
     /// The last key of the database, or nil when it is empty.
     func lastKey(in dbi: MDB_dbi) throws -> [UInt8]? {
-        try transaction(readOnly: true) { txn in
-            var cursor: OpaquePointer?
-            try lmdbCheck(mdb_cursor_open(txn, dbi, &cursor), "mdb_cursor_open")
-            defer { mdb_cursor_close(cursor) }
+        try withReadCursor(on: dbi) { cursor in
             var key = MDB_val()
             var value = MDB_val()
             let rc = mdb_cursor_get(cursor, &key, &value, MDB_LAST)
             if rc == MDB_NOTFOUND { return nil }
             try lmdbCheck(rc, "mdb_cursor_get")
             return Array(key.bytes)
+        }
+    }
+
+    /// Runs `body` with a cursor on `dbi` in a read transaction.
+    private func withReadCursor<T>(on dbi: MDB_dbi, _ body: (OpaquePointer?) throws -> T) throws -> T {
+        try transaction(readOnly: true) { txn in
+            var cursor: OpaquePointer?
+            try lmdbCheck(mdb_cursor_open(txn, dbi, &cursor), "mdb_cursor_open")
+            defer { mdb_cursor_close(cursor) }
+            return try body(cursor)
         }
     }
 }
