@@ -31,7 +31,7 @@ extension WriteTransaction {
             return try hook(value, key, ref, self)
         }
         if validating { try validateValue(&value, forKey: key, of: ref) }
-        try storeValue(value, forKey: key, of: ref)
+        try store(value, forKey: key, of: ref, kind: kind)
     }
 
     /// Checks a record's top-level key: one that a key path can name (not empty, no `.`, not
@@ -49,8 +49,12 @@ extension WriteTransaction {
     /// rule, will/did-change and the journal still apply.
     public func storeValue(_ value: Value?, forKey key: String, of ref: RecordRef) throws {
         try Self.checkKey(key)
+        try store(value, forKey: key, of: ref, kind: store.kind(named: ref.kind))
+    }
+
+    /// ``storeValue(_:forKey:of:)`` for a key already checked, with the kind already looked up.
+    private func store(_ value: Value?, forKey key: String, of ref: RecordRef, kind: Kind?) throws {
         var new = value?.isNull == true ? nil : value
-        let kind = store.kind(named: ref.kind)
         if let kind, kind.isClosed, !kind.declares(key) {
             throw KeyValueCodingError.undefinedKey(key, kind: kind.name, ref: ref, writing: true)
         }
