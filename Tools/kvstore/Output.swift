@@ -52,7 +52,7 @@ enum StandardError {
 }
 
 /// Raw writes to a file descriptor, bypassing C stdio (whose globals Swift 6 flags as unsafe).
-private enum FileDescriptorOutput {
+enum FileDescriptorOutput {
     /// Writes all of `bytes` to `descriptor`, retrying after interruptions and short writes.
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
         bytes.withUnsafeBytes { raw in
