@@ -23,10 +23,11 @@ extension ReadTransaction {
     public func journalEntries(after cursor: UInt64, limit: Int? = nil, consumer: String? = nil) throws -> [JournalEntry] {
         let oldest = try oldestCoveredCursor()
         if cursor < oldest {
-            let who = consumer.map { "consumer '\($0)'" } ?? "the reader"
+            let who = consumer.map { "consumer '\($0)'" } ?? "a reader"
+            let gone = cursor + 1 == oldest ? "entry \(oldest) is" : "entries \(cursor + 1) through \(oldest) are"
             throw JournalRetentionError(
                 .cursorExpired,
-                "cursor expired: \(who) is at sequence \(cursor), but the journal was truncated and entries \(cursor + 1) through \(oldest) are gone",
+                "cursor expired: \(who) has read through sequence \(cursor), but the journal was truncated past it: \(gone) gone",
                 path: store.path, consumer: consumer)
         }
         if cursor == .max { return [] }
