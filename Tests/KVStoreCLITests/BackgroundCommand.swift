@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A `kvstore` process left running in the background — `journal list --follow` — whose standard
 /// output the test reads line by line while it writes to the store, then stops.
@@ -54,8 +55,7 @@ final class BackgroundCommand: @unchecked Sendable {
     /// Waits until at least `count` lines were printed, or the process ended, or a minute passed.
     @discardableResult
     func waitForLines(_ count: Int) -> [String] {
-        let deadline = Date().addingTimeInterval(60)
-        while lines.count < count && process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        waitUntil { lines.count >= count || !process.isRunning }
         return lines
     }
 
@@ -68,9 +68,7 @@ final class BackgroundCommand: @unchecked Sendable {
     /// Waits (at most a minute) for the process to end by itself; returns its exit status, or -1
     /// when it was still running (it is then killed).
     func waitForExit() -> Int32 {
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-        if process.isRunning {
+        if !waitUntil({ !process.isRunning }) {
             process.terminate()
             process.waitUntilExit()
             return -1

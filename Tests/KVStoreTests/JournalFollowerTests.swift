@@ -40,8 +40,7 @@ import TestSupport
 
         /// Waits until `count` sequences arrived (or a minute passed, which fails the test's expectations).
         func wait(for count: Int) {
-            let deadline = Date().addingTimeInterval(60)
-            while seen.count < count && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+            waitUntil { seen.count >= count }
         }
 
         func finished() -> Bool { done.wait(timeout: .now() + 60) == .success }
@@ -148,7 +147,7 @@ import TestSupport
             }
             return "ended"
         }
-        while seen.all.count < 4 { try await Task.sleep(for: .milliseconds(2)) }
+        while seen.all.count < 4 { try await Task.sleep(for: .milliseconds(2)) }  // (async: no blocking wait)
         task.cancel()
         #expect(try await task.value == "ended")
         #expect(seen.all == ["1", "2", "3", "4"])
