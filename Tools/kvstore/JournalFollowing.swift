@@ -48,24 +48,24 @@ struct JournalFollowing {
         }
         if !follow {
             let entries = try store.read { try $0.journalEntries(after: cursor, limit: limit, consumer: consumer?.name) }
-            try print(entries, to: output)
+            try write(entries, to: output)
             return
         }
+        var remaining = limit ?? .max
+        if remaining == 0 { return }
         let follower = JournalFollower(store: store, after: cursor)
         let stopping = Self.stopOnSignalsOrClosedOutput(follower)
         defer { stopping.forEach { $0.cancel() } }
-        var remaining = limit ?? .max
-        if remaining == 0 { return }
         try follower.run { batch in
             let printed = batch.prefix(remaining)
-            try print(Array(printed), to: output)
+            try write(Array(printed), to: output)
             remaining -= printed.count
             if remaining == 0 { follower.stop() }
         }
     }
 
     /// Writes `entries` as one listing, flushes, then commits the consumer's cursor through them.
-    private func print(_ entries: [JournalEntry], to output: StandardOutput) throws {
+    private func write(_ entries: [JournalEntry], to output: StandardOutput) throws {
         var listing = JournalListing(format: format, output: output)
         for entry in entries { listing.append(entry) }
         listing.finish()
