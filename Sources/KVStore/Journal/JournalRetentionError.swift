@@ -4,8 +4,8 @@
 /// ```swift
 /// do {
 ///     let entries = try store.consumer(named: "indexer").entries()
-/// } catch let error as JournalRetentionError where error.code == .cursorExpired {
-///     // the journal was truncated past the consumer's cursor: rebuild, then reset the cursor
+/// } catch let error as JournalRetentionError {
+///     if error.code == .cursorExpired { /* truncated past the cursor: rebuild, then reset it */ }
 /// }
 /// ```
 ///

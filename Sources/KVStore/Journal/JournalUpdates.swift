@@ -16,7 +16,7 @@
 /// ``JournalConsumer/updates(options:)``, which commits the consumer's cursor through a batch when
 /// the entry after the batch is asked for (at-least-once: entries handed out but not yet followed
 /// by a request for the next are delivered again after a restart).
-public struct JournalUpdates: AsyncSequence {
+public struct JournalUpdates: AsyncSequence, Sendable {
     public typealias Element = JournalEntry
 
     let store: Store
