@@ -127,6 +127,15 @@ import TestSupport
         #expect(tail.position == 2)
     }
 
+    @Test func thePollIntervalDoublesWhileIdleAndResetsAfterEntries() {
+        var backoff = PollBackoff(.milliseconds(1) ... .milliseconds(5))
+        #expect((0..<5).map { _ in backoff.next() } == [1, 2, 4, 5, 5].map { .milliseconds($0) })
+        backoff.reset()
+        #expect(backoff.next() == .milliseconds(1))
+        var zero = PollBackoff(.zero ... .zero)
+        #expect(zero.next() == .microseconds(100) && zero.next() == .microseconds(100), "never a busy loop")
+    }
+
     @Test func aFullBatchIsFollowedByAnotherReadWithoutWaitingForACommit() throws {
         for age in 1...4 { try t.store.setValue(.int(Int64(age)), forKey: "age", of: ada) }
         var tail = JournalTail(store: t.store, position: 0, batchLimit: 2, consumer: nil)

@@ -47,7 +47,7 @@ struct JournalFollowing {
             _ = try consumer.entries(limit: 0)  // a cursor expired by truncation fails here, naming the consumer
         }
         if !follow {
-            let entries = try store.read { try $0.journalEntries(after: cursor, limit: limit, consumer: consumer?.name) }
+            let entries = try consumer?.entries(limit: limit) ?? store.read { try $0.journalEntries(after: cursor, limit: limit) }
             try write(entries, to: output)
             return
         }

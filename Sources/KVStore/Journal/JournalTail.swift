@@ -44,9 +44,12 @@ struct PollBackoff {
     let range: ClosedRange<Duration>
     private(set) var current: Duration
 
+    /// The shortest interval allowed: a lower bound of zero would never sleep.
+    static let shortest = Duration.microseconds(100)
+
     init(_ range: ClosedRange<Duration>) {
-        self.range = range
-        current = range.lowerBound
+        self.range = max(range.lowerBound, Self.shortest) ... max(range.upperBound, Self.shortest)
+        current = self.range.lowerBound
     }
 
     /// Something happened: poll again soon.
@@ -61,11 +64,13 @@ struct PollBackoff {
 
 /// How a follower polls and reads: see ``JournalFollower`` and ``JournalUpdates``.
 public struct JournalFollowOptions: Sendable {
-    /// The most entries read in one read transaction and delivered as one batch (default 1,000).
+    /// The most entries read in one read transaction and delivered as one batch (default 1,000;
+    /// at least 1).
     public var batchLimit: Int = 1_000
     /// The pause between two polls while nothing commits: the lower bound after new entries,
     /// doubling up to the upper bound while idle (default 1…5 ms). A commit is seen within about the
-    /// upper bound; each idle poll costs one `mdb_env_info` call and no transaction.
+    /// upper bound; each idle poll costs one `mdb_env_info` call and no transaction. Intervals
+    /// shorter than 0.1 ms count as 0.1 ms.
     public var pollInterval: ClosedRange<Duration> = .milliseconds(1) ... .milliseconds(5)
 
     public init() {}

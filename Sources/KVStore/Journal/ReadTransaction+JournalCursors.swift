@@ -19,8 +19,13 @@ extension ReadTransaction {
     /// let new = try store.read { try $0.journalEntries(after: 41, limit: 100) }   // 42, 43, …
     /// ```
     /// - Throws: ``JournalRetentionError/Code/cursorExpired`` when the journal was truncated past
-    ///   `cursor` (entries after it are gone); `consumer` names the reader in the message.
-    public func journalEntries(after cursor: UInt64, limit: Int? = nil, consumer: String? = nil) throws -> [JournalEntry] {
+    ///   `cursor` (entries after it are gone).
+    public func journalEntries(after cursor: UInt64, limit: Int? = nil) throws -> [JournalEntry] {
+        try journalEntries(after: cursor, limit: limit, consumer: nil)
+    }
+
+    /// ``journalEntries(after:limit:)`` for the consumer `consumer` (named in the error message).
+    func journalEntries(after cursor: UInt64, limit: Int?, consumer: String?) throws -> [JournalEntry] {
         let oldest = try oldestCoveredCursor()
         if cursor < oldest {
             let who = consumer.map { "consumer '\($0)'" } ?? "a reader"
