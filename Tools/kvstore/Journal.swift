@@ -13,7 +13,10 @@ struct JournalCommand: ParsableCommand {
             Examples:
               kvstore journal list ./store
               kvstore journal list ./store --since 10 --limit 5 --format table
+              kvstore journal list ./store --follow
+              kvstore journal truncate ./store --before 1000
+              kvstore journal consumers ./store
             """,
-        subcommands: [JournalListCommand.self]
+        subcommands: [JournalListCommand.self, JournalTruncateCommand.self, JournalConsumersCommand.self]
     )
 }
