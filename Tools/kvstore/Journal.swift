@@ -14,6 +14,6 @@ struct JournalCommand: ParsableCommand {
               kvstore journal list ./store
               kvstore journal list ./store --since 10 --limit 5 --format table
             """,
-        subcommands: [JournalListCommand.self]
+        subcommands: [JournalListCommand.self, JournalExportCommand.self, JournalApplyCommand.self]
     )
 }

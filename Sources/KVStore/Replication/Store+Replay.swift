@@ -26,10 +26,7 @@ extension Store {
     ///   does not decode or a gap in the journal.
     @discardableResult
     public func replayJournal(into target: Store, until: ReplayLimit? = nil, progress: ((Int) -> Void)? = nil) throws -> (entries: Int, through: UInt64) {
-        let (first, last) = try read { txn in (try txn.firstSequence(), try txn.lastSequence()) }
-        if first != 1 && !(first == nil && last == 0) {
-            throw JournalApplyError(.journalTruncated, "\(path)'s journal was truncated (it starts at \(first.map { "sequence \($0)" } ?? "nothing, after \(last) entries")): replay needs it from sequence 1")
-        }
+        try checkReplayable()
         let (targetLast, targetKinds) = try target.read { txn in (try txn.lastSequence(), try txn.kinds()) }
         guard targetLast == 0, targetKinds.isEmpty else {
             throw JournalApplyError(.targetNotEmpty, "\(target.path) is not an empty store: replay rebuilds into a new one")
@@ -66,6 +63,15 @@ extension Store {
         if !open.isEmpty { try batcher.add(open) }
         try batcher.flush()
         return (count, next - 1)
+    }
+
+    /// Checks that the journal still starts at sequence 1 (or is empty and always was), as a
+    /// replay needs. - Throws: ``JournalApplyError/Code/journalTruncated``.
+    public func checkReplayable() throws {
+        let (first, last) = try read { txn in (try txn.firstSequence(), try txn.lastSequence()) }
+        if first != 1 && !(first == nil && last == 0) {
+            throw JournalApplyError(.journalTruncated, "\(path)'s journal was truncated (it starts at \(first.map { "sequence \($0)" } ?? "nothing, after \(last) entries")): replay needs it from sequence 1")
+        }
     }
 
     private static func isWithin(_ entry: JournalEntry, _ limit: ReplayLimit?) -> Bool {
