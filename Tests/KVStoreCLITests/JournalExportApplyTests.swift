@@ -80,6 +80,14 @@ import Testing
         try dir.fail("journal", "export", dir.path("nothing"), with: "no store here")
     }
 
+    @Test func aReplicaThatDivergedIsRefusedAndUnchanged() throws {
+        try dir.export(a, to: "a.stream")
+        try dir.succeed("set", dir.path("b"), "person/ada", "name", #""Someone else""#)
+        let before = try dir.snapshot(dir.path("b"))
+        try dir.fail("journal", "apply", dir.path("b"), dir.path("a.stream"), with: "diverged at source sequence 1 (recordInserted of person/ada): person/ada to insert already exists")
+        #expect(try dir.snapshot(dir.path("b")) == before)
+    }
+
     @Test func aChainOfReplicasKeepsTheOriginalOrigin() throws {
         try dir.export(a, to: "a.stream")
         try dir.succeed("journal", "apply", dir.path("b"), dir.path("a.stream"))

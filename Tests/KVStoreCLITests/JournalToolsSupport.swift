@@ -3,28 +3,12 @@ import Testing
 @testable import KVStore
 
 extension TestDirectory {
-    /// Runs `kvstore arguments…` here with standard input read from the file `input` and standard
-    /// output written to the file `output` (binary streams), when given.
+    /// Runs `kvstore arguments…` here with standard input read from the file `input` (when
+    /// given) and standard output written to the file `output` (binary streams).
     @discardableResult
     func kvstore(_ arguments: [String], input: String? = nil, output: String) throws -> CommandResult {
-        let executable = try #require(KVStoreExecutable.url, "the kvstore executable was not found next to the tests")
-        let errURL = outputs.appendingPathComponent("\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: path(output), contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: path(output)))
-        let err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = url
-        process.standardInput = try input.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: path($0))) } ?? FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return CommandResult(status: process.terminationStatus, stdout: "", stderr: try String(contentsOf: errURL, encoding: .utf8))
+        try KVStoreExecutable.run(
+            arguments, in: self, input: input.map { URL(fileURLWithPath: path($0)) }, output: URL(fileURLWithPath: path(output)))
     }
 
     /// Exports `store`'s journal (from `since`) to the file `name` here.

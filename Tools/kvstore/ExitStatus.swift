@@ -1,16 +1,13 @@
 import ArgumentParser
 
 extension ParsableCommand {
-    /// Runs `body`, reporting any error it throws as one line `kvstore: <message>` on standard
-    /// error and exiting with `status`: for commands whose status 1 means something else
-    /// (`diff`: the stores differ; `verify`: problems found), so that errors use 2.
+    /// ``reportingErrors(_:)`` with another exit status: for commands whose status 1 means
+    /// something else (`diff`: the stores differ; `verify`: problems found), so that their errors
+    /// exit with 2. `body` must not throw an `ExitCode` itself.
     func reportingErrors(status: Int32, _ body: () throws -> Void) throws {
         do {
-            try body()
-        } catch let exit as ExitCode {
-            throw exit
+            try reportingErrors(body)
         } catch {
-            StandardError.report(String(describing: error))
             throw ExitCode(status)
         }
     }

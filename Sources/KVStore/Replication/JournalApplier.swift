@@ -44,7 +44,7 @@ struct JournalApplier {
                     if entry.isDerived || origin?.storeID == store.id { outcome.skipped += 1; continue }
                     txn.origin = origin
                     if let problem = try txn.apply(entry) {
-                        throw JournalApplyError(.diverged, "\(store.path) diverged at \(sourceName) sequence \(entry.sequence) (\(entry.change.rawValue) of \(entry.ref)\(entry.keyPath.map { " \($0)" } ?? "")): \(problem); nothing of commit \(entry.commitID) was applied")
+                        throw JournalApplyError(.diverged, "\(diverged) at \(sourceName) sequence \(entry.sequence) (\(entry.change.rawValue) of \(entry.ref)\(entry.keyPath.map { " \($0)" } ?? "")): \(problem); nothing of commit \(entry.commitID) was applied")
                     }
                     outcome.applied += 1
                 }
@@ -59,6 +59,13 @@ struct JournalApplier {
         switch mode {
         case .replica(let source): entry.origin ?? JournalOrigin(storeID: source, sequence: entry.sequence)
         case .rebuild: entry.origin
+        }
+    }
+
+    private var diverged: String {
+        switch mode {
+        case .replica: "replica \(store.path) diverged"
+        case .rebuild: "replay into \(store.path) diverged"
         }
     }
 
