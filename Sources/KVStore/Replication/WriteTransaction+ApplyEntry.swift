@@ -12,7 +12,7 @@ extension WriteTransaction {
         switch entry.change {
         case .recordInserted:
             guard case .dictionary(let values)? = entry.newValue else { return "the inserted record's value is not a dictionary" }
-            let checked = values.filter { !$0.value.isNull }
+            let checked = values.values.contains(where: \.isNull) ? values.filter { !$0.value.isNull } : values
             let encoded = RecordCodec.encode(checked)
             guard try transaction.insert(StoreLayout.recordKey(ref), encoded, in: databases.records) else {
                 return "\(ref) to insert already exists"
