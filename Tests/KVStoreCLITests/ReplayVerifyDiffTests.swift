@@ -53,7 +53,7 @@ import LMDB
 
     @Test func verifyIsHealthyOrListsEachProblem() throws {
         let healthy = try dir.succeed("verify", a)
-        #expect(healthy.lines.count == 1 && healthy.stdout.hasPrefix("healthy: 2 records of 1 kinds; journal 1…12 (12 entries); replay matches"))
+        #expect(healthy.lines.count == 1 && healthy.stdout.hasPrefix("healthy: 2 records of 1 kind; journal 1…12 (12 entries); replay matches"))
         try corrupt("a") { txn, db in
             try txn.put(StoreLayout.recordKey(try RecordRef("person/ada")), [1, 9, 9, 9], in: db.records)
             _ = try txn.delete(StoreLayout.sequenceKey(5), in: db.journal)
@@ -65,7 +65,7 @@ import LMDB
         #expect(broken.lines[0].hasPrefix("record person/ada does not decode"))
         #expect(broken.lines[1] == "the counter of kind person says 7 records, but 2 exist")
         #expect(broken.lines[2] == "the journal has a gap: entries 5…5 are missing")
-        #expect(broken.lines[3].hasPrefix("3 problems: 2 records of 1 kinds; journal 1…12 (11 entries); replay not checked"))
+        #expect(broken.lines[3].hasPrefix("3 problems: 2 records of 1 kind; journal 1…12 (11 entries); replay not checked (the journal has problems)"))
         try dir.fail("verify", dir.path("nothing"), status: 2, with: "no store here")
     }
 

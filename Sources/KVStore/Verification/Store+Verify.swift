@@ -16,6 +16,8 @@ public struct VerificationReport: Sendable {
     /// Whether the journal reached back to the store's creation, so that replaying it was
     /// compared with the records.
     public var replayChecked = false
+    /// Why the replay was not compared, when it was not.
+    public var replaySkipped: String?
 
     /// The most findings listed.
     public static let findingLimit = 1000
@@ -26,8 +28,11 @@ public struct VerificationReport: Sendable {
     /// One line: `healthy: 3 records of 2 kinds; journal 1…7 (7 entries); replay matches the records`.
     public var summary: String {
         let journal = firstSequence.map { "journal \($0)…\(lastSequence) (\(entries) entries)" } ?? "journal empty (last sequence \(lastSequence))"
-        let replay = replayChecked ? "replay matches the records" : "replay not checked (the journal does not reach back to the store's creation)"
-        return "\(isHealthy ? "healthy" : "\(findings.count + unlisted) problems"): \(records) records of \(kinds) kinds; \(journal); \(replay)"
+        let replay = replayChecked
+            ? (isHealthy ? "replay matches the records" : "replay compared with the records")
+            : "replay not checked (\(replaySkipped ?? "not run"))"
+        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        return "\(isHealthy ? "healthy" : count(findings.count + unlisted, "problem")): \(count(records, "record")) of \(count(kinds, "kind")); \(journal); \(replay)"
     }
 
     mutating func add(_ finding: String) {
@@ -52,31 +57,40 @@ extension Store {
     /// one writes meanwhile. `progress` is called with counts of records and entries checked.
     public func verify(progress: ((Int) -> Void)? = nil) throws -> VerificationReport {
         var report = VerificationReport()
-        var journalSound = true
+        var recordsDecode = true, journalSound = true
         try read { txn in
-            try checkRecords(txn, into: &report, progress: progress)
+            recordsDecode = try checkRecords(txn, into: &report, progress: progress)
             journalSound = try checkJournal(txn, into: &report, progress: progress)
         }
-        let reachesCreation = report.firstSequence == 1 || (report.firstSequence == nil && report.lastSequence == 0)
-        if reachesCreation && journalSound {
+        if !(report.firstSequence == 1 || (report.firstSequence == nil && report.lastSequence == 0)) {
+            report.replaySkipped = "the journal does not reach back to the store's creation"
+        } else if !journalSound {
+            report.replaySkipped = "the journal has problems"
+        } else if !recordsDecode {
+            report.replaySkipped = "records do not decode"
+        } else {
             try checkReplay(through: report.lastSequence, into: &report, progress: progress)
         }
         return report
     }
 
-    private func checkRecords(_ txn: ReadTransaction, into report: inout VerificationReport, progress: ((Int) -> Void)?) throws {
+    /// - Returns: whether every record key and record decodes.
+    private func checkRecords(_ txn: ReadTransaction, into report: inout VerificationReport, progress: ((Int) -> Void)?) throws -> Bool {
         var counted: [String: Int] = [:]
+        var decodes = true
         try txn.transaction.scan(databases.records) { key, value in
             progress?(1)
             report.records += 1
             guard let ref = StoreLayout.ref(fromKey: key) else {
                 report.add("a record key is not a valid KIND 0x00 ID: \(Array(key.prefix(80)))")
+                decodes = false
                 return true
             }
             counted[ref.kind, default: 0] += 1
             let values: [String: Value]
             do { values = try RecordCodec.decode(value) } catch {
                 report.add("record \(ref) does not decode: \(error)")
+                decodes = false
                 return true
             }
             for (key, value) in values.sorted(by: { UTF8Text.precedes($0.key, $1.key) }) {
@@ -90,6 +104,7 @@ extension Store {
         for kind in Set(counted.keys).union(stored.keys).sorted(by: UTF8Text.precedes) where counted[kind, default: 0] != stored[kind, default: 0] {
             report.add("the counter of kind \(kind) says \(stored[kind, default: 0]) records, but \(counted[kind, default: 0]) exist")
         }
+        return decodes
     }
 
     /// - Returns: whether the journal is sound enough to replay (contiguous, every entry decodes).
