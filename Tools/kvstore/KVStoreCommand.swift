@@ -25,6 +25,7 @@ struct KVStoreCommand: ParsableCommand {
         subcommands: [
             DemoCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self,
             DumpCommand.self, JournalCommand.self,
+            ReplayCommand.self, VerifyCommand.self, DiffCommand.self,
         ]
     )
 
