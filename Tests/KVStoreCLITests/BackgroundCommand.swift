@@ -44,6 +44,9 @@ final class BackgroundCommand: @unchecked Sendable {
         }.start()
     }
 
+    /// The bytes printed so far (binary output such as a journal stream).
+    var bytes: [UInt8] { lock.withLock { received } }
+
     /// The complete lines printed so far.
     var lines: [String] {
         lock.withLock {

@@ -4,9 +4,10 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import Dispatch
 import KVStore
 
-/// `kvstore journal export PATH [--since SEQ]`: the journal as a framed, checksummed stream.
+/// `kvstore journal export PATH [--since SEQ] [--follow]`: the journal as a framed, checksummed stream.
 struct JournalExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
@@ -17,9 +18,14 @@ struct JournalExportCommand: ParsableCommand {
             'kvstore journal apply' reads it into another store. It works over pipes and ssh. \
             Standard output must not be a terminal.
 
+            --follow writes an open-ended stream: the entries there now, then each commit as it \
+            is committed (by any process), never splitting a commit, until SIGINT or SIGTERM \
+            (exit 0, after closing the stream with its end frame) or until standard output closes.
+
             Examples:
               kvstore journal export ./store > store.journal
               kvstore journal export ./store --since 1200 | ssh backup kvstore journal apply ./replica
+              kvstore journal export ./store --follow > live.journal
             """
     )
 
@@ -29,13 +35,25 @@ struct JournalExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Start at this sequence number (included).", valueName: "seq"))
     var since: UInt64 = 1
 
+    @Flag(help: "Keep writing new commits as they are committed, until interrupted.")
+    var follow = false
+
     func run() throws {
         try reportingErrors {
             if isatty(1) == 1 {
                 throw CommandError("standard output is a terminal; redirect the binary stream to a file or a pipe")
             }
             let store = try StoreAccess.openForReading(path)
-            try store.exportJournal(since: since) { FileDescriptorOutput.writeAll($0, to: 1) }
+            let output: ([UInt8]) throws -> Void = { FileDescriptorOutput.writeAll($0, to: 1) }
+            guard follow else {
+                try store.exportJournal(since: since, to: output)
+                return
+            }
+            var stopping: [any DispatchSourceProtocol] = []
+            defer { stopping.forEach { $0.cancel() } }
+            try store.exportJournal(since: since, following: JournalFollowOptions(), onStart: { follower in
+                stopping = JournalFollowing.stopOnSignalsOrClosedOutput(follower)
+            }, to: output)
         }
     }
 }

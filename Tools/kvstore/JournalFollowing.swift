@@ -75,7 +75,7 @@ struct JournalFollowing {
 
     /// Stops `follower` on SIGINT or SIGTERM, and when standard output is closed (checked every
     /// 100 ms; SIGPIPE is ignored so that a write to a closed pipe does not kill the process first).
-    private static func stopOnSignalsOrClosedOutput(_ follower: JournalFollower) -> [any DispatchSourceProtocol] {
+    static func stopOnSignalsOrClosedOutput(_ follower: JournalFollower) -> [any DispatchSourceProtocol] {
         signal(SIGPIPE, SIG_IGN)
         var sources: [any DispatchSourceProtocol] = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)

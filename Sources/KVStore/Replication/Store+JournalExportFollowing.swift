@@ -1,0 +1,53 @@
+/// Writing the journal as an open-ended stream that keeps up with new commits.
+extension Store {
+    /// Writes the journal from sequence `since` on as an **open-ended** journal stream (its header
+    /// has no last sequence), then keeps appending each new commit as it is committed — by this
+    /// process or another — until the follower is stopped. The stream then ends with its end frame.
+    ///
+    /// ```swift
+    /// let export = Thread {
+    ///     try? store.exportJournal(since: 1, following: JournalFollowOptions(), onStart: { follower in
+    ///         stopExport = { follower.stop() }
+    ///     }) { bytes in try pipe.write(contentsOf: bytes) }
+    /// }
+    /// ```
+    /// Commits are never split: bytes are sent when a batch read from one snapshot ends, which is
+    /// always at a commit boundary, so a reader on the other side applies whole commits as they
+    /// arrive. When the journal was truncated past `since`, the stream starts at its first entry.
+    ///
+    /// - Parameters:
+    ///   - options: how often to poll for new commits and how many entries to read at once.
+    ///   - onStart: receives the follower before anything is written; call its
+    ///     ``JournalFollower/stop()`` (from any thread) to end the export.
+    ///   - output: receives the stream's bytes; what it throws ends the export.
+    /// - Throws: what `output` throws; ``JournalRetentionError/Code/cursorExpired`` when the
+    ///   journal is truncated past the export's position while it runs.
+    public func exportJournal(
+        since: UInt64 = 1, following options: JournalFollowOptions, onStart: (JournalFollower) -> Void,
+        to output: @escaping ([UInt8]) throws -> Void
+    ) throws {
+        let first = try read { txn in try txn.firstSequence() ?? txn.lastSequence() + 1 }
+        let start = max(since, 1, first)
+        let writer = try JournalStreamWriter(
+            header: JournalStreamHeader(storeID: id, firstSequence: start, lastSequence: nil), output: output)
+        let follower = JournalFollower(store: self, after: start - 1, options: options)
+        let limit = max(1, options.batchLimit)
+        var last: JournalEntry?
+        onStart(follower)
+        try follower.run { batch in
+            for entry in batch { try writer.append(entry) }
+            last = batch.last ?? last
+            // A batch shorter than the limit ends at its snapshot's end: a commit boundary.
+            // A full one may stop inside a commit; its rest comes with the next batch.
+            if batch.count < limit { try writer.endBatch() }
+        }
+        // Stopped: finish a commit the last batch may have cut, so the stream never ends inside one.
+        while let tail = last {
+            let rest = try read { try $0.journalEntries(after: tail.sequence, limit: limit) }
+                .prefix { $0.commitID == tail.commitID }
+            for entry in rest { try writer.append(entry) }
+            last = rest.count == limit ? rest.last : nil
+        }
+        try writer.finish()
+    }
+}

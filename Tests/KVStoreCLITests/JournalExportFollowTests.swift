@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import KVStore
+
+/// `journal export --follow`: an open-ended stream that keeps up with new commits.
+@Suite struct JournalExportFollowTests {
+    let dir: TestDirectory
+    let a: String
+
+    init() throws {
+        dir = try TestDirectory()
+        a = dir.path("a")
+        try makeSource(dir, "a")
+    }
+
+    /// The entries a (possibly unfinished) stream delivers as whole commits.
+    private func deliveredEntries(_ bytes: [UInt8]) -> [JournalEntry] {
+        guard let reader = try? JournalStreamReader(bytes: bytes) else { return [] }
+        var entries: [JournalEntry] = []
+        while let commit = try? reader.nextCommit() { entries += commit }
+        return entries
+    }
+
+    @Test func followingWritesNewCommitsAsTheyCommitAndEndsTheStreamOnSIGTERM() throws {
+        let initial = try dir.succeed("journal", "list", a).lines.count
+        let export = try BackgroundCommand(["journal", "export", a, "--follow"], in: dir)
+        #expect(waitUntil { deliveredEntries(export.bytes).count == initial }, "\(export.stderr)")
+
+        try dir.succeed("set", a, "person/bob", "name", #""Bobby""#)
+        try dir.withStore("a") { store in
+            try store.write { txn in   // one commit of three entries: never split in the stream
+                try txn.setValue(1, forKey: "x", of: RecordRef("person/bob"))
+                try txn.setValue(2, forKey: "y", of: RecordRef("person/bob"))
+                try txn.delete(RecordRef("person/ada"))
+            }
+        }
+        #expect(waitUntil { deliveredEntries(export.bytes).count == initial + 4 }, "\(export.stderr)")
+        #expect(export.stop() == 0, "\(export.stderr)")
+        #expect(export.stderr.isEmpty)
+
+        let reader = try JournalStreamReader(bytes: export.bytes)
+        #expect(reader.header.lastSequence == nil)   // open-ended
+        var commits: [[JournalEntry]] = []
+        while let commit = try reader.nextCommit() { commits.append(commit) }   // ends with its end frame
+        #expect(commits.last?.count == 3)
+        #expect(commits.flatMap { $0 }.map(\.sequence) == Array(1...UInt64(initial + 4)))
+
+        try dir.write(export.bytes, to: "live.stream")
+        try dir.succeed("journal", "apply", dir.path("b"), dir.path("live.stream"))
+        #expect(try dir.succeed("diff", a, dir.path("b")).stdout.isEmpty)
+    }
+
+    @Test func followingFromASequenceStartsThere() throws {
+        let export = try BackgroundCommand(["journal", "export", a, "--since", "3", "--follow"], in: dir)
+        try dir.succeed("set", a, "person/bob", "name", #""Bobby""#)
+        let last = UInt64(try dir.succeed("journal", "list", a).lines.count)
+        #expect(waitUntil { deliveredEntries(export.bytes).last?.sequence == last }, "\(export.stderr)")
+        #expect(export.stop(signal: SIGINT) == 0)
+        #expect(deliveredEntries(export.bytes).first?.sequence == 3)
+    }
+}
