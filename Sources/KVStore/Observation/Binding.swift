@@ -45,7 +45,7 @@ public struct BindingSource<Output: Sendable>: Sendable {
     }
 }
 
-/// A binding made by ``BindingSource/to(_:_:)-(Object,_)``: it lives as long as its target object, or
+/// A binding made by `BindingSource.to(object, \.property)`: it lives as long as its target object, or
 /// until ``cancel()``. Unlike an ``ObservationToken``, letting it go does not end it.
 public final class RecordBinding: Sendable {
     private let token = LockedState<ObservationToken?>(nil)

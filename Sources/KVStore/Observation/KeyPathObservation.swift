@@ -63,14 +63,13 @@ final class KeyPathObservation: @unchecked Sendable {
         return true
     }
 
-    /// The change `entry` makes, as this observation reports it.
-    func change(from entry: JournalEntry) -> ObservedChange {
-        ObservedChange(
-            ref: ref, keyPath: keyPath, kind: entry.change,
-            oldValue: options.contains(.old) ? entry.oldValue : nil,
-            newValue: options.contains(.new) ? entry.newValue : nil,
-            indexes: entry.indexes, commitID: entry.commitID, sequence: entry.sequence,
-            origin: ChangeOrigin(entry.origin))
+    /// `change` (made by ``ObservedChange/init(exactly:)`` from an entry that ``isExact(_:)``),
+    /// without the values this observation did not ask for.
+    func change(from change: ObservedChange) -> ObservedChange {
+        var change = change
+        if !options.contains(.old) { change.oldValue = nil }
+        if !options.contains(.new) { change.newValue = nil }
+        return change
     }
 
     /// Calls the callback unless cancelled; an error it throws is dropped (the store has

@@ -40,6 +40,7 @@ extension ObservationHub {
             }
         }
         var batch = ObservationBatch()
+        batch.notifications.reserveCapacity(matches.count)
         if !matches.isEmpty { match(matches, entries: entries, in: transaction, into: &batch) }
         for (kind, observers) in kindObservers {
             let changes = KindChanges(kind: kind, commitID: entries[0].commitID, entries: entries.filter { $0.ref.kind == kind })
@@ -48,31 +49,48 @@ extension ObservationHub {
         return batch
     }
 
+    /// Matches come grouped by entry, so each entry is copied once (a `JournalEntry` copy costs a
+    /// dozen reference-count operations), and the change exact observers report is made once.
     private func match(
         _ matches: [(entry: Int, observation: KeyPathObservation)], entries: [JournalEntry],
         in transaction: WriteTransaction, into batch: inout ObservationBatch
     ) {
         let generation = nextGeneration()
+        var current = matches[0].entry
+        var entry = entries[current]
         for (position, observation) in matches {
+            if position != current {
+                current = position
+                entry = entries[position]
+            }
             if observation.scratchGeneration != generation {
                 observation.scratchGeneration = generation
                 observation.scratchExactOnly = true
                 observation.scratchSeen = false
                 observation.scratchValueKnown = false
             }
-            if observation.scratchExactOnly && !observation.isExact(entries[position]) { observation.scratchExactOnly = false }
+            if observation.scratchExactOnly && !observation.isExact(entry) { observation.scratchExactOnly = false }
         }
         var exact: [KeyPathObservation] = []
+        current = matches[0].entry
+        entry = entries[current]
+        var template: ObservedChange?
         for (position, observation) in matches where !observation.isCancelled {
-            let entry = entries[position]
+            if position != current {
+                current = position
+                entry = entries[position]
+                template = nil
+            }
             if observation.scratchExactOnly {
                 if !observation.scratchSeen {
                     observation.scratchSeen = true
                     exact.append(observation)
                 }
-                batch.notifications.append((observation, observation.change(from: entry)))
+                let change = template ?? ObservedChange(exactly: entry)
+                template = change
+                batch.notifications.append((observation, observation.change(from: change)))
                 observation.scratchValueKnown = entry.change == .setting
-                observation.scratchValue = entry.newValue
+                if observation.scratchValueKnown { observation.scratchValue = entry.newValue }
                 continue
             }
             guard !observation.scratchSeen else { continue }

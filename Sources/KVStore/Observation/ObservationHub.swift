@@ -98,11 +98,13 @@ final class ObservationHub: Sendable {
         observerCount.subtract(1, ordering: .relaxed)
     }
 
+    /// Removes `observation` from one bucket, in place (no copy of the index's dictionaries).
     private static func detach(_ observation: KeyPathObservation, from dependency: Dependency, in index: inout Index) {
-        guard var keys = index.byRecord[dependency.ref] else { return }
-        keys[dependency.key]?.removeAll { $0 === observation }
-        if keys[dependency.key]?.isEmpty == true { keys[dependency.key] = nil }
-        index.byRecord[dependency.ref] = keys.isEmpty ? nil : keys
+        index.byRecord[dependency.ref]?[dependency.key]?.removeAll { $0 === observation }
+        if index.byRecord[dependency.ref]?[dependency.key]?.isEmpty == true {
+            index.byRecord[dependency.ref]?[dependency.key] = nil
+            if index.byRecord[dependency.ref]?.isEmpty == true { index.byRecord[dependency.ref] = nil }
+        }
     }
 
     /// The key-path observers attached to the record's `key`, or to any of its keys when nil.

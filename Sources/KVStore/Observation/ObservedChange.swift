@@ -76,6 +76,16 @@ public struct ObservedChange: Sendable, Hashable {
     }
 }
 
+extension ObservedChange {
+    /// The change `entry` makes, for an observer of exactly its record and key path.
+    init(exactly entry: JournalEntry) {
+        self.init(
+            ref: entry.ref, keyPath: entry.keyPath ?? "", kind: entry.change, oldValue: entry.oldValue,
+            newValue: entry.newValue, indexes: entry.indexes, commitID: entry.commitID,
+            sequence: entry.sequence, origin: ChangeOrigin(entry.origin))
+    }
+}
+
 extension ChangeOrigin {
     init(_ origin: JournalOrigin?) {
         self = origin.map(ChangeOrigin.replicated) ?? .local
