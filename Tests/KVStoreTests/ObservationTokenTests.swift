@@ -98,6 +98,43 @@ import Testing
     }
 }
 
+extension ObservationTokenTests {
+    @Test func aReplicatedChangeSaysWhereItCameFrom() throws {
+        let t = try TemporaryStore()
+        let ada = ref("person/ada")
+        try t.store.insert(["n": 0], as: ada)
+        let received = Received<ObservedChange>()
+        let token = try t.store.observe(ada, keyPath: "n") { received.add($0) }
+        let source = JournalOrigin(storeID: UUID(), sequence: 42)
+        try t.store.write { txn in
+            txn.origin = source
+            try txn.setValue(1, forKey: "n", of: ada)
+        }
+        try t.store.setValue(2, forKey: "n", of: ada)
+        #expect(received.all.map(\.origin) == [.replicated(source), .local])
+        _ = token
+    }
+
+    @Test func aReadOnlyStoreCanBeObserved() throws {
+        let path = TemporaryStore.freshPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let ada = ref("person/ada")
+        try Store(path: path).insert(["name": "Ada"], as: ada)  // closed again once it goes away
+        var options = Store.Options()
+        options.readOnly = true
+        let store = try Store(path: path, options: options)
+        let received = Received<ObservedChange>()
+        let token = try store.observe(ada, keyPath: "name", options: [.initial, .new]) { received.add($0) }
+        #expect(received.all.map(\.newValue) == ["Ada"])
+        _ = token
+    }
+
+    @Test func theAsyncSequenceRefusesABadKeyPath() throws {
+        let t = try TemporaryStore()
+        #expect(performing: { _ = try t.store.changes(of: ref("person/ada"), keyPath: "@count.") }, throws: code(.invalidKeyPath))
+    }
+}
+
 final class TokenBox: @unchecked Sendable {
     var token: ObservationToken?
 }
