@@ -5,9 +5,7 @@ import Testing
 /// The `AsyncSequence` of changes.
 @Suite struct ObservationAsyncTests {
     @Test func aTaskReceivesTheChangesInOrder() async throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["n": 0], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["n": 0], as: "person/ada")
         let changes = try t.store.changes(of: ada, keyPath: "n", options: [.initial, .new])
         for i in 1...3 { try t.store.setValue(.int(Int64(i)), forKey: "n", of: ada) }  // buffered until read
         var values: [Value?] = []
@@ -19,9 +17,7 @@ import Testing
     }
 
     @Test func cancellingTheTaskEndsTheSequenceAndTheObservation() async throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["n": 0], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["n": 0], as: "person/ada")
         let store = t.store
         let changes = try store.changes(of: ada, keyPath: "n")
         let task = Task {
@@ -37,9 +33,7 @@ import Testing
     }
 
     @Test func droppingTheSequenceUnreadEndsTheObservation() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["n": 0], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["n": 0], as: "person/ada")
         do {
             let changes = try t.store.changes(of: ada, keyPath: "n")
             try t.store.setValue(1, forKey: "n", of: ada)

@@ -27,9 +27,7 @@ import TestSupport
     }
 
     @Test func notificationsRunOnlyAfterCommit() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["n": 0], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["n": 0], as: "person/ada")
         let store = t.store
         let seen = Received<Value?>()
         let token = try store.observe(ada, keyPath: "n") { _ in
@@ -45,9 +43,7 @@ import TestSupport
     }
 
     @Test func anAbortedWriteDeliversNothing() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["n": 0], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["n": 0], as: "person/ada")
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "n") { received.add($0) }
         struct Abort: Error {}
@@ -65,9 +61,7 @@ import TestSupport
     }
 
     @Test func settingAnEqualValueDeliversNothing() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["name": "Ada", "address": ["city": "London"]], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["name": "Ada", "address": ["city": "London"]], as: "person/ada")
         let received = Received<ObservedChange>()
         let tokens = [
             try t.store.observe(ada, keyPath: "name") { received.add($0) },
@@ -81,9 +75,7 @@ import TestSupport
     }
 
     @Test func aCallbackMayWriteAndItsChangeArrivesAfterTheCurrentBatch() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["name": "Ada", "renames": 0], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["name": "Ada", "renames": 0], as: "person/ada")
         let store = t.store
         let received = Received<String>()
         let counter = try store.observe(ada, keyPath: "name") { change in
@@ -103,9 +95,7 @@ import TestSupport
     }
 
     @Test func aThrowingCallbackNeitherBlocksOthersNorUndoesTheCommit() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["n": 0], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["n": 0], as: "person/ada")
         struct Broken: Error {}
         let received = Received<String>()
         let tokens = [
@@ -122,9 +112,7 @@ import TestSupport
     /// Four threads write concurrently; the observer sees every commit once, in journal order,
     /// and each writer returns only after its own commit's notification ran.
     @Test func concurrentWritersDeliverInJournalOrderAndReturnAfterTheirOwnNotifications() throws {
-        let t = try TemporaryStore()
-        let counter = ref("counter/c")
-        try t.store.insert(["by": ""], as: counter)
+        let (t, counter) = try TemporaryStore.holding(["by": ""], as: "counter/c")
         let store = t.store
         let sequences = Received<UInt64>()
         let notified = Received<String>()

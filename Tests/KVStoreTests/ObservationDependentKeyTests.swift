@@ -22,9 +22,7 @@ import Testing
     }
 
     @Test func aDerivedKeyNotifiesWhenAnInputChanges() throws {
-        let t = try TemporaryStore(kinds: [Self.person()])
-        let ada = ref("person/ada")
-        try t.store.insert(["first": "Ada", "last": "Byron"], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["first": "Ada", "last": "Byron"], as: "person/ada", kinds: [Self.person()])
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "fullName", options: [.old, .new]) { received.add($0) }
         try t.store.setValue("Lovelace", forKey: "last", of: ada)
@@ -55,9 +53,7 @@ import Testing
     }
 
     @Test func aManuallyAnnouncedDerivedChangeIsDeliveredOnce() throws {
-        let t = try TemporaryStore(kinds: [Self.person()])
-        let ada = ref("person/ada")
-        try t.store.insert(["first": "Ada", "last": "Byron"], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["first": "Ada", "last": "Byron"], as: "person/ada", kinds: [Self.person()])
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "fullName", options: [.old, .new]) { received.add($0) }
         try t.store.write { txn in
@@ -73,9 +69,7 @@ import Testing
     @Test func aMalformedInputKeyPathIsRefusedWhenObservingStarts() throws {
         var kind = try Kind("person")
         kind.keyPathsAffecting = ["fullName": ["first..last"]]
-        let t = try TemporaryStore(kinds: [kind])
-        let ada = ref("person/ada")
-        try t.store.insert(["first": "Ada"], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["first": "Ada"], as: "person/ada", kinds: [kind])
         #expect(performing: { _ = try t.store.observe(ada, keyPath: "fullName") { _ in } }, throws: code(.invalidKeyPath))
     }
 }

@@ -5,9 +5,7 @@ import Testing
 /// Key paths through nested dictionaries and references, index-level changes, and re-attachment.
 @Suite struct ObservationKeyPathTests {
     @Test func aKeyPathThroughNestedDictionariesSeesChangesAtEveryLevel() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["address": ["city": "London", "geo": ["lat": 51]]], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["address": ["city": "London", "geo": ["lat": 51]]], as: "person/ada")
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "address.geo.lat", options: [.old, .new]) { received.add($0) }
         try t.store.setValue(52, forKeyPath: "address.geo.lat", of: ada)                    // the leaf
@@ -44,9 +42,7 @@ import Testing
     }
 
     @Test func anEditOfAnArrayReportsItsKindAndIndexes() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["tags": ["a", "b"]], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["tags": ["a", "b"]], as: "person/ada")
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "tags", options: [.old, .new]) { received.add($0) }
         try t.store.write { txn in
@@ -67,9 +63,7 @@ import Testing
     }
 
     @Test func aCommitThatBothSetsAndNestsIntoTheKeyIsOneSetting() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["address": ["city": "London"]], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["address": ["city": "London"]], as: "person/ada")
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "address", options: [.old, .new]) { received.add($0) }
         try t.store.write { txn in

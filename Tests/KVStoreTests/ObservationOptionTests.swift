@@ -5,9 +5,7 @@ import Testing
 /// The options of `observe`: initial, prior, old, new.
 @Suite struct ObservationOptionTests {
     @Test func newOnlyCarriesTheNewValueAndTheEntrysCommitAndSequence() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["name": "Ada"], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["name": "Ada"], as: "person/ada")
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "name", options: [.new]) { received.add($0) }
         try t.store.setValue("Ada Lovelace", forKey: "name", of: ada)
@@ -19,9 +17,7 @@ import Testing
     }
 
     @Test func oldAndNewCarryBoth() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["name": "Ada"], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["name": "Ada"], as: "person/ada")
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "name", options: [.old, .new]) { received.add($0) }
         try t.store.setValue("Augusta", forKey: "name", of: ada)
@@ -31,9 +27,7 @@ import Testing
     }
 
     @Test func oldOnlyLeavesTheNewValueOut() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["name": "Ada"], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["name": "Ada"], as: "person/ada")
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "name", options: [.old]) { received.add($0) }
         try t.store.setValue("Augusta", forKey: "name", of: ada)
@@ -43,9 +37,7 @@ import Testing
     }
 
     @Test func initialReportsTheCurrentValueBeforeObserveReturns() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["address": ["city": "London"]], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["address": ["city": "London"]], as: "person/ada")
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "address.city", options: [.initial, .new]) { received.add($0) }
         #expect(received.all == [ObservedChange(ref: ada, keyPath: "address.city", newValue: "London", isInitial: true)])
@@ -56,9 +48,7 @@ import Testing
     }
 
     @Test func withoutInitialNothingArrivesUntilAChange() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["name": "Ada"], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["name": "Ada"], as: "person/ada")
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "name") { received.add($0) }
         #expect(received.count == 0)
@@ -66,9 +56,7 @@ import Testing
     }
 
     @Test func priorRunsBeforeTheMutationWithTheCurrentValue() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["name": "Ada"], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["name": "Ada"], as: "person/ada")
         let store = t.store
         let received = Received<String>()
         let token = try store.observe(ada, keyPath: "name", options: [.prior, .old, .new]) { change in
@@ -85,9 +73,7 @@ import Testing
     }
 
     @Test func priorReportsTheIndexesOfAnArrayEditAndRunsForAnAbortedWrite() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["tags": ["a"]], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["tags": ["a"]], as: "person/ada")
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "tags", options: [.prior]) { received.add($0) }
         struct Abort: Error {}
@@ -102,9 +88,7 @@ import Testing
     }
 
     @Test func aPriorCallbackCannotWrite() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["name": "Ada"], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["name": "Ada"], as: "person/ada")
         let store = t.store
         let errors = Received<StoreError.Code>()
         let token = try store.observe(ada, keyPath: "name", options: [.prior]) { change in

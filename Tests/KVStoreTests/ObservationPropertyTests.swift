@@ -27,9 +27,7 @@ import Testing
     }
 
     @Test func aBindingSetsItsTargetNowAndOnEveryChange() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["name": "Ada"], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["name": "Ada"], as: "person/ada")
         let label = Label()
         let binding = try t.store.from(ada, "name").map { $0?.stringValue ?? "nobody" }.map { "Hello, \($0)" }.to(label, \.text)
         #expect(label.text == "Hello, Ada")
@@ -44,9 +42,7 @@ import Testing
     }
 
     @Test func aBindingToAPropertyEndsOnceItsTargetIsGone() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["age": 36], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["age": 36], as: "person/ada")
         weak var weakBinding: RecordBinding?
         do {
             let age = Property<Int64>(0)
@@ -62,9 +58,7 @@ import Testing
     }
 
     @Test func aClosureBindingLivesAsLongAsItsToken() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["name": "Ada"], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["name": "Ada"], as: "person/ada")
         let received = Received<String>()
         var token: ObservationToken? = try t.store.from(ada, "name").map { $0?.stringValue ?? "" }.to { received.add($0) }
         try t.store.setValue("Augusta", forKey: "name", of: ada)

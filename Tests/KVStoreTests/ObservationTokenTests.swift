@@ -5,9 +5,7 @@ import Testing
 /// Tokens, and what an observation may start from: a record that does not exist yet.
 @Suite struct ObservationTokenTests {
     @Test func cancelStopsNotificationsAndIsIdempotent() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["n": 0], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["n": 0], as: "person/ada")
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "n") { received.add($0) }
         try t.store.setValue(1, forKey: "n", of: ada)
@@ -18,9 +16,7 @@ import Testing
     }
 
     @Test func releasingTheTokenStopsObserving() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["n": 0], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["n": 0], as: "person/ada")
         let received = Received<ObservedChange>()
         var token: ObservationToken? = try t.store.observe(ada, keyPath: "n") { received.add($0) }
         try t.store.setValue(1, forKey: "n", of: ada)
@@ -33,9 +29,7 @@ import Testing
     }
 
     @Test func aCallbackMayCancelItsOwnToken() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["n": 0], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["n": 0], as: "person/ada")
         let received = Received<ObservedChange>()
         let holder = TokenBox()
         holder.token = try t.store.observe(ada, keyPath: "n") { change in
@@ -66,9 +60,7 @@ import Testing
     }
 
     @Test func anUnparsableOrUnevaluableKeyPathIsRefused() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["name": "Ada"], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["name": "Ada"], as: "person/ada")
         #expect(performing: { _ = try t.store.observe(ada, keyPath: "a..b") { _ in } }, throws: code(.invalidKeyPath))
         #expect(performing: { _ = try t.store.observe(ada, keyPath: "name.first") { _ in } }, throws: code(.notAContainer))
         #expect(t.store.observation.observerCount.load(ordering: .relaxed) == 0)
@@ -86,9 +78,7 @@ import Testing
     }
 
     @Test func anotherStoreOnTheSameDirectorySharesTheObservers() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["n": 0], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["n": 0], as: "person/ada")
         let other = try Store(path: t.path)
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "n") { received.add($0) }
@@ -100,9 +90,7 @@ import Testing
 
 extension ObservationTokenTests {
     @Test func aReplicatedChangeSaysWhereItCameFrom() throws {
-        let t = try TemporaryStore()
-        let ada = ref("person/ada")
-        try t.store.insert(["n": 0], as: ada)
+        let (t, ada) = try TemporaryStore.holding(["n": 0], as: "person/ada")
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "n") { received.add($0) }
         let source = JournalOrigin(storeID: UUID(), sequence: 42)
