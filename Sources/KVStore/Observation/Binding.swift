@@ -47,6 +47,11 @@ public struct BindingSource<Output: Sendable>: Sendable {
 
 /// A binding made by `BindingSource.to(object, \.property)`: it lives as long as its target object, or
 /// until ``cancel()``. Unlike an ``ObservationToken``, letting it go does not end it.
+///
+/// ```swift
+/// let binding = try store.from(ada, "name").map { $0?.stringValue ?? "" }.to(label, \.text)
+/// binding.cancel()   // stop before `label` goes away
+/// ```
 public final class RecordBinding: Sendable {
     private let token = LockedState<ObservationToken?>(nil)
     /// Keeps the binding alive until cancelled (the observation holds it).

@@ -22,21 +22,27 @@ final class ObservationHub: Sendable {
     /// Counts matched commits, to reset observers' per-commit scratch. Under the write lock.
     private let generationCounter = Atomic<UInt64>(0)
 
-    private final class Weak: @unchecked Sendable {
+    /// A hub and its environment, both held weakly (so that an address reused by a later
+    /// environment never finds an old hub).
+    private final class Entry: @unchecked Sendable {
         weak var hub: ObservationHub?
-        init(_ hub: ObservationHub) { self.hub = hub }
+        weak var environment: Environment?
+        init(_ hub: ObservationHub, _ environment: Environment) {
+            self.hub = hub
+            self.environment = environment
+        }
     }
 
-    private static let hubs = LockedState<[ObjectIdentifier: Weak]>([:])
+    private static let hubs = LockedState<[ObjectIdentifier: Entry]>([:])
 
     /// The hub of `environment`, made on first use.
     static func shared(for environment: Environment) -> ObservationHub {
         hubs.withLock { hubs in
             let key = ObjectIdentifier(environment)
-            if let hub = hubs[key]?.hub { return hub }
-            hubs = hubs.filter { $0.value.hub != nil }
+            if let entry = hubs[key], entry.environment === environment, let hub = entry.hub { return hub }
+            hubs = hubs.filter { $0.value.hub != nil && $0.value.environment != nil }
             let hub = ObservationHub()
-            hubs[key] = Weak(hub)
+            hubs[key] = Entry(hub, environment)
             return hub
         }
     }
