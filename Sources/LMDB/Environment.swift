@@ -198,6 +198,13 @@ public final class Environment: Sendable {
     /// waiting there could wait for itself (for the write lock, or for the read to end before the
     /// map can grow). Reads inside a write are fine.
     public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
+        try write(body, didCommit: {})
+    }
+
+    /// ``write(_:)``, then `didCommit` once the final run of `body` has committed, while this
+    /// thread still holds the write lock: what it does is ordered like the commits themselves
+    /// (the store queues change notifications there). It does not run when the write fails.
+    public func write<T>(_ body: (Transaction) throws -> T, didCommit: () -> Void) throws -> T {
         if options.readOnly { throw LMDBError(code: EACCES, operation: "write transaction on a read-only store") }
         let thread = currentThreadID()
         if writerThread.load(ordering: .relaxed) == thread {
@@ -234,6 +241,7 @@ public final class Environment: Sendable {
                 let commit = mdb_txn_commit(txn)
                 if commit == MDB_MAP_FULL, try growMap() { continue }
                 try LMDBError.check(commit, "mdb_txn_commit")
+                didCommit()
                 return result
             }
         }

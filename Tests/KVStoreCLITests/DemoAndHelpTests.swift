@@ -12,6 +12,12 @@ import Testing
         #expect(demo.stdout.contains("undefined key 'discount' of closed kind 'invoice'"))
         #expect(demo.stdout.contains("@count = 3, @sum.amount = 245, @avg.amount = 81.66666666666667, @max.amount = 120"))
         #expect(demo.stdout.contains("insertion[0]"))
+        // Observers report after the step that made the change: through a reference, and per kind.
+        let named = try #require(demo.lines.firstIndex { $0.hasPrefix("Set person/ada name to") })
+        #expect(demo.lines[named + 1].hasPrefix(#"  ↳ observer of person/ada name: "Ada" → "Ada Lovelace" (commit "#))
+        #expect(demo.lines[named + 2] == #"  ↳ observer of invoice/1 customer.name: now "Ada Lovelace""#)
+        #expect(demo.lines.contains(#"  ↳ observer of invoice/1 customer.name: initially "Ada""#))
+        #expect(demo.lines.filter { $0.hasPrefix("  ↳ ") }.count == 4)
         #expect(demo.lines.suffix(2) == ["  kvstore dump \(store)", "  kvstore journal list \(store)"])
 
         let dump = try dir.succeed("dump", store)
@@ -29,6 +35,7 @@ import Testing
         let commits = journal.suffix(3).map { $0["commit"] }
         #expect(Set(commits).count == 1)
         #expect(demo.stdout.contains("share commit \(commits[0]!)"))
+        #expect(demo.stdout.contains("  ↳ observer of kind invoice: commit \(commits[0]!) modified 1, 2, 3"))
     }
 
     @Test func demoWithoutAPathUsesANewTemporaryDirectory() throws {

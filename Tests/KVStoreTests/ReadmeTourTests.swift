@@ -47,14 +47,21 @@ import KVStore
 
 /// The README must hold the same tour as the test above.
 @Test func readmeHoldsTheTestedTour() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    func tour(_ text: String) -> String {
-        let lines = text.components(separatedBy: "\n")
-        guard let begin = lines.firstIndex(where: { $0.contains("README-TOUR-BEGIN") }),
-              let end = lines.firstIndex(where: { $0.contains("README-TOUR-END") }) else { return "<missing>" }
-        return lines[(begin + 1)..<end].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
-    }
-    #expect(tour(readme) == tour(test))
+    let readme = try readmeText()
+    #expect(readmeSection("TOUR", of: readme) == readmeSection("TOUR", of: test))
+}
+
+/// The lines between `README-<name>-BEGIN` and `README-<name>-END` in `text`, trimmed.
+func readmeSection(_ name: String, of text: String) -> String {
+    let lines = text.components(separatedBy: "\n")
+    guard let begin = lines.firstIndex(where: { $0.contains("README-\(name)-BEGIN") }),
+          let end = lines.firstIndex(where: { $0.contains("README-\(name)-END") }) else { return "<missing>" }
+    return lines[(begin + 1)..<end].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
+}
+
+/// The README's text, next to the package.
+func readmeText() throws -> String {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
 }

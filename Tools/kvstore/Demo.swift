@@ -9,7 +9,7 @@ struct DemoCommand: ParsableCommand {
         abstract: "Build a sample store, explaining each step.",
         discussion: """
             Creates a store with people and invoices, then shows kinds and their hooks, key \
-            paths, a closed kind refusing an unknown key, a no-op set, index-level array edits, \
+            paths, observers reporting changes, a closed kind refusing an unknown key, a no-op set, index-level array edits, \
             collection operators, a key path through a reference, a batch sharing one commit, \
             the journal and a dump. The store is kept, so you can inspect it afterwards.
 
@@ -30,7 +30,8 @@ struct DemoCommand: ParsableCommand {
         try reportingErrors {
             let path = try path.map(Self.checkedNewPath) ?? Self.temporaryPath()
             let output = StandardOutput()
-            try DemoScript(path: path, output: output).run()
+            var script = DemoScript(path: path, output: output)
+            try script.run()
             output.flush()
         }
     }

@@ -5,8 +5,15 @@ import KVStore
 struct DemoScript {
     let path: String
     let output: StandardOutput
+    /// Set once the observers are registered: their reports follow each narrated step.
+    private var observers: DemoObservers?
 
-    func run() throws {
+    init(path: String, output: StandardOutput) {
+        self.path = path
+        self.output = output
+    }
+
+    mutating func run() throws {
         say("Creating a store in \(path).")
         var options = Store.Options()
         options.validatesOnSet = true
@@ -21,6 +28,9 @@ struct DemoScript {
             try store.insert(["customer": .reference(customer), "amount": .int(amount), "paid": false], as: invoice)
         }
         say("Inserted person/ada, person/grace and invoice/1…3 (amounts 120, 80, 45), each invoice referring to its customer.")
+        observers = try DemoObservers(store: store, ada: ada, invoice: invoices[0])
+        say("Observing person/ada name, invoice/1 customer.name (through the reference) and the kind invoice. "
+            + "Observers run after each commit, before the write returns; their reports follow each step:")
 
         try store.setValue("  Ada Lovelace  ", forKey: "name", of: ada)
         say("Set person/ada name to \"  Ada Lovelace  \": the validator stored \(try show(store.value(forKey: "name", of: ada))).")
@@ -106,6 +116,7 @@ struct DemoScript {
 
     private func say(_ sentence: String = "") {
         output.line(sentence)
+        for report in observers?.takeReports() ?? [] { output.line(report) }
     }
 
     private func show(_ value: Value?) -> String {

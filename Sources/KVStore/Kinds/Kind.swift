@@ -44,6 +44,17 @@ public struct Kind: Sendable {
     /// Validators by key, run by ``WriteTransaction/validateValue(_:forKey:of:)``, by validating
     /// sets, and by every set when the store's `validatesOnSet` option is on.
     public var validators: [String: Validator] = [:]
+    /// Dependent keys for observation (KVO's `keyPathsForValuesAffectingValueForKey:`): for a key
+    /// whose value is derived — typically computed by ``valueForUndefinedKey`` — the key paths,
+    /// from the same record, whose changes change it. An observer of the key is notified when any
+    /// of them changes. Dependencies chain (an input may itself be a derived key) and may go
+    /// through references (`"owner.name"`).
+    ///
+    /// ```swift
+    /// person.keyPathsAffecting["fullName"] = ["first", "last"]
+    /// person.keyPathsAffecting["label"] = ["fullName", "employer.name"]
+    /// ```
+    public var keyPathsAffecting: [String: [String]] = [:]
 
     /// An open kind: any key may be read and set.
     public init(_ name: String) throws(RecordRefError) {

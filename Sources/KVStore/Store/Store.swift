@@ -55,6 +55,8 @@ public final class Store: Sendable {
     private let kinds: LockedState<[String: Kind]>
     /// Whether any kind was registered: lets lookups skip the lock for schemaless stores.
     private let hasKinds: Atomic<Bool>
+    /// The in-process observers of this store's environment (shared by every `Store` on it).
+    let observation: ObservationHub
 
     /// Opens the store in directory `path`, creating it when `options.createIfMissing` allows.
     ///
@@ -71,6 +73,7 @@ public final class Store: Sendable {
         self.id = opened.id
         self.kinds = LockedState(Dictionary(options.kinds.map { ($0.name, $0) }, uniquingKeysWith: { $1 }))
         self.hasKinds = Atomic(!options.kinds.isEmpty)
+        self.observation = ObservationHub.shared(for: opened.environment)
     }
 
     /// Registers (or replaces) the rules of a kind. Records of unregistered kinds follow an open
@@ -104,29 +107,45 @@ public final class Store: Sendable {
     /// side effects other than the store's inside the transaction's result. A write started inside
     /// another ``read(_:)`` or ``write(_:)`` on the same thread fails with
     /// ``StoreError/Code/nestedWrite`` (it could only wait for itself).
+    ///
+    /// Observers of the changes (``observe(_:keyPath:options:_:)``) are notified after the commit,
+    /// on this thread, before `write` returns.
     public func write<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
         if options.readOnly {
             throw StoreError(.readOnly, "the store is open read-only", path: path)
         }
+        var batch: ObservationBatch?
+        var ticket: UInt64?
+        let result: T
         do {
-            return try environment.write { txn in
+            result = try environment.write({ txn in
                 let transaction = WriteTransaction(store: self, transaction: txn)
                 let result = try body(transaction)
                 try transaction.finish()
+                batch = observation.batch(for: transaction)  // nil, at the cost of one atomic load, when unobserved
                 return result
-            }
+            }, didCommit: {
+                if let batch { ticket = observation.committed(batch) }
+            })
         } catch let error as LMDBError {
-            if error.code == EDEADLK {
-                throw StoreError(
-                    .nestedWrite,
-                    "a write was started inside another transaction on the same thread; use the write transaction you were given, or write after the read",
-                    path: path, underlying: error)
-            }
-            if error.code == EACCES {
-                throw StoreError(.readOnly, "the store's files may not be written", path: path, underlying: error)
-            }
-            throw StoreError.storage(error, path: path)
+            throw writeError(error)
         }
+        if let ticket { observation.deliver(through: ticket) }
+        return result
+    }
+
+    /// The store's error for a failed LMDB write.
+    func writeError(_ error: LMDBError) -> StoreError {
+        if error.code == EDEADLK {
+            return StoreError(
+                .nestedWrite,
+                "a write was started inside another transaction on the same thread; use the write transaction you were given, or write after the read",
+                path: path, underlying: error)
+        }
+        if error.code == EACCES {
+            return StoreError(.readOnly, "the store's files may not be written", path: path, underlying: error)
+        }
+        return StoreError.storage(error, path: path)
     }
 
     /// Flushes to disk; needed only with relaxed ``Durability``.

@@ -135,7 +135,7 @@ public struct MutableArrayProxy {
             if validated != .array(array) { return try transaction.storeValue(validated, forKey: key, of: ref) }
         }
         let trackKey = ChangeTracker.Key(ref: ref, keyPath: key)
-        transaction.tracker.willChange(trackKey, oldValue: current.map(Value.array), stored: true, change: change, indexes: changedIndexes)
+        transaction.willChange(trackKey, oldValue: current.map(Value.array), stored: true, change: change, indexes: changedIndexes)
         try transaction.replaceStoredValue(.array(array), forKey: key, of: ref)
         // When this pair is the outermost, journal the elements at their indexes; inside an outer
         // pair for the key, the outer did-change journals the whole change.

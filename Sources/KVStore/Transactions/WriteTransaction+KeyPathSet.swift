@@ -82,7 +82,7 @@ extension WriteTransaction {
                 if validated != .dictionary(newTop) { return try storeValue(validated, forKey: first, of: ref) }
             }
             let trackKey = ChangeTracker.Key(ref: ref, keyPath: leafPath)
-            tracker.willChange(trackKey, oldValue: old, stored: true)
+            willChange(trackKey, oldValue: old, stored: true)
             try replaceStoredValue(.dictionary(newTop), forKey: first, of: ref)
             if let closed = try tracker.didChange(trackKey) { try journalIfChanged(closed, key: trackKey, new: new) }
         }

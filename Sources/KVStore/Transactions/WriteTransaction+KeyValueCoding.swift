@@ -76,7 +76,7 @@ extension WriteTransaction {
         var opened = false
         _ = try replaceStoredValue(new, forKey: key, of: ref) { old in
             guard old != new else { return false }
-            tracker.willChange(trackKey, oldValue: old, stored: true)
+            willChange(trackKey, oldValue: old, stored: true)
             opened = true
             return true
         }

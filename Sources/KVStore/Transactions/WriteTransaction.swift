@@ -87,7 +87,7 @@ public final class WriteTransaction: ReadTransaction {
     /// try txn.didChangeValue(forKey: "fullName", of: ada)   // journals fullName's old and new value
     /// ```
     public func willChangeValue(forKey keyPath: String, of ref: RecordRef) throws {
-        try tracker.willChange(.init(ref: ref, keyPath: keyPath), oldValue: try value(forKeyPath: keyPath, of: ref), stored: false)
+        try willChange(.init(ref: ref, keyPath: keyPath), oldValue: try value(forKeyPath: keyPath, of: ref), stored: false)
     }
 
     /// Closes a ``willChangeValue(forKey:of:)``: when it is the outermost one and the value
@@ -137,6 +137,7 @@ public final class WriteTransaction: ReadTransaction {
             checked[key] = value
         }
         let encoded = RecordCodec.encode(checked)
+        announce(ref, keyPath: nil, change: .recordInserted)
         guard try transaction.insert(StoreLayout.recordKey(ref), encoded, in: databases.records) else {
             throw KeyValueCodingError.recordExists(ref)
         }
@@ -148,6 +149,7 @@ public final class WriteTransaction: ReadTransaction {
     /// - Throws: ``KeyValueCodingError/Code/recordNotFound``.
     public func delete(_ ref: RecordRef) throws {
         let old = try existingRecord(ref)
+        announce(ref, keyPath: nil, change: .recordDeleted)
         try transaction.delete(StoreLayout.recordKey(ref), in: databases.records)
         try adjustCount(of: ref.kind, by: -1)
         try journal(.recordDeleted, ref: ref, keyPath: nil, old: .dictionary(old), new: nil)

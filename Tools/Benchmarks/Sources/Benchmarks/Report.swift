@@ -59,7 +59,7 @@ struct Report: Encodable {
         for result in results {
             rows.append([result.name] + result.engines.map { Self.format($0.median) } + result.ratios.map { Self.ratio($0.ratio) })
         }
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let widths = header.indices.map { column in rows.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }  // rows without a baseline are shorter
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: widths[column] - cell.count)

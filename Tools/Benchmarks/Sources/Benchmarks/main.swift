@@ -36,7 +36,7 @@ func measure(_ config: Configuration, root: String) throws -> (Report, [Scenario
     let loadBefore = Report.loadAverage()
     let (kvstore, raw, facts) = try Preparation.prepare(config, root: root, log: log)
     log("prepared in \(ContinuousClock.now - start); running \(config.rounds) rounds per scenario")
-    let (results, checksum) = try Runner(config: config, log: log).run(Scenario.all(kvstore: kvstore, raw: raw))
+    let (results, checksum) = try Runner(config: config, log: log).run(Scenario.all(kvstore: kvstore, raw: raw) + ObservationBench.scenarios(near: kvstore, config: config))
     log("done in \(ContinuousClock.now - start)")
     let load = [loadBefore, Report.loadAverage()].compactMap { $0 }
     return (Report(config: config, data: facts, results: results, checksum: checksum, loadAverage: load), results)
