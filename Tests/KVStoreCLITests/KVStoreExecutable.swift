@@ -53,8 +53,9 @@ enum KVStoreExecutable {
             && !isDirectory.boolValue && FileManager.default.isExecutableFile(atPath: url.path)
     }
 
-    /// Runs `kvstore arguments…` in `directory`, capturing its output through files there.
-    static func run(_ arguments: [String], in directory: TestDirectory) throws -> CommandResult {
+    /// Runs `kvstore arguments…` in `directory`, capturing its output through files there;
+    /// `input`, when given, is its standard input (else it reads nothing).
+    static func run(_ arguments: [String], in directory: TestDirectory, input: String? = nil) throws -> CommandResult {
         let executable = try #require(url, "the kvstore executable was not found next to the tests")
         let id = UUID().uuidString
         let outURL = directory.outputs.appendingPathComponent("\(id).out")
@@ -67,7 +68,13 @@ enum KVStoreExecutable {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory.url
-        process.standardInput = FileHandle.nullDevice
+        if let input {
+            let inURL = directory.outputs.appendingPathComponent("\(id).in")
+            try Data(input.utf8).write(to: inURL)
+            process.standardInput = try FileHandle(forReadingFrom: inURL)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         process.standardOutput = out
         process.standardError = err
         try process.run()

@@ -67,15 +67,24 @@ struct RecordListing {
         }
     }
 
-    /// Writes the records of `kind` (every kind when nil) of `store` in `format`.
-    static func write(_ store: Store, kind: String?, format: DumpFormat, to output: StandardOutput) throws {
+    /// Writes the records of `kind` (every kind when nil) of `store` in `format`, counting them
+    /// on `progress` when given (its total is set from the kinds' counters).
+    ///
+    /// One read transaction covers the whole dump, so the dump is one snapshot: loading it gives a
+    /// store as it was at one moment, even while writers go on. Memory stays constant for jsonl
+    /// and json (records are decoded and written one at a time); table holds its rows to align them.
+    /// The price is that pages freed by concurrent writers cannot be reused until the dump ends,
+    /// so the data file may grow meanwhile.
+    static func write(_ store: Store, kind: String?, format: DumpFormat, to output: StandardOutput, progress: Progress? = nil) throws {
         var listing = RecordListing(format: format, output: output)
         try store.read { txn in
             try txn.forEachRecord(ofKind: kind) { record in
                 listing.append(record)
+                progress?.advance()
                 return true
             }
         }
         listing.finish()
+        progress?.finish()
     }
 }
