@@ -1,3 +1,5 @@
+import LMDB
+
 /// Key-value coding reads (DESIGN §6).
 extension ReadTransaction {
     /// The value of `key` in the record, after the kind's rules: a key the record does not hold
@@ -52,16 +54,22 @@ extension ReadTransaction {
     /// ```
     ///
     /// `@count` reads the kind's counter; the other operators that start the path read the
-    /// records one at a time, holding only the right key path's values, not every record.
+    /// records one at a time, holding only the right key path's values, not every record, and
+    /// (in a read transaction) giving back the map's pages passed, as ``forEachRecord(ofKind:_:)``.
     public func value(forKeyPath keyPath: String, ofKind kind: String) throws -> Value? {
         let path = try KeyValuePath(keyPath)
         if case .operator(let op)? = path.components.first, Self.streamedOperators.contains(op) {
             if op == .count { return .int(Int64(try count(ofKind: kind))) }
             let source = TransactionSource(transaction: self), rest = path.components.dropFirst()
             var values: [Value?] = []
+            var pages = MappedPages()
             try RecordRef.validate(kind: kind)
-            try transaction.scan(databases.records, prefix: StoreLayout.kindPrefix(kind)) { key, _ in
+            try transaction.scan(databases.records, prefix: StoreLayout.kindPrefix(kind)) { key, record in
                 guard let ref = StoreLayout.ref(fromKey: key) else { return true }
+                if transaction.isReadOnly {
+                    pages.note(record)
+                    if pages.notedCount >= Self.pagesReleaseInterval { pages.release() }
+                }
                 values.append(try KeyPathEvaluator.value(at: rest, in: .reference(ref), source: source, fullPath: path))
                 return true
             }
