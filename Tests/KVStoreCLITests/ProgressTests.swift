@@ -24,7 +24,7 @@ import TestSupport
 
         let loading = try onTerminal("\(quoted(executable)) load \(quoted(store)) \(quoted(input))")
         #expect(loading.contains("loading "), "\(loading)")
-        #expect(loading.contains("300 records"), "\(loading)")
+        #expect(loading.contains("loading [========================] 100% 300/300 lines"), "\(loading)")
         #expect(loading.contains("/s"), "\(loading)")
         #expect(loading.contains("\u{1B}[K"), "the bar redraws its line: \(loading)")
 

@@ -86,6 +86,21 @@ final class LineReader {
 
     deinit { close(descriptor) }
 
+    /// The number of lines in the whole input (a last line without a line break counts), for a
+    /// progress bar's total; reads the input once more, in chunks.
+    func countLines() -> Int {
+        var lines = 0, offset = 0, last: UInt8 = UInt8(ascii: "\n")
+        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Self.chunkSize, off_t(offset)) }
+            if count <= 0 { break }
+            lines += chunk[..<count].reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            last = chunk[count - 1]
+            offset += count
+        }
+        return last == UInt8(ascii: "\n") ? lines : lines + 1
+    }
+
     /// The place of the next line.
     var mark: Mark { Mark(offset: bufferOffset + start, lineNumber: lineNumber) }
 

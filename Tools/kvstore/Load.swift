@@ -46,9 +46,13 @@ struct LoadCommand: ParsableCommand {
     }
 
     func run() throws {
-        let progress = Progress(label: "loading", unit: "records")
+        var progress = Progress(label: "loading", unit: "lines", enabled: false)
         try reportingErrors {
+            if input == "-" && isatty(0) == 1 {
+                FileDescriptorOutput.writeAll(Array("kvstore: reading jsonl records from the terminal; end with Ctrl-D (or give a FILE)\n".utf8), to: 2)
+            }
             let reader = try LineReader(path: input)
+            if isatty(2) == 1 { progress = Progress(label: "loading", unit: "lines", total: reader.countLines()) }
             let isNewStore = StoreAccess.isAbsentOrEmptyDirectory(path)
             let directoryExisted = FileManager.default.fileExists(atPath: path)
             do {
@@ -98,7 +102,7 @@ private struct Loader {
                 inserted = try store.write { txn in
                     txn.keepsEntries = false
                     reader.seek(to: start)  // the write may run again after growing the map
-                    progress.rewind(to: loaded)
+                    progress.rewind(to: start.lineNumber)
                     return try insertLines(upTo: batch ?? .max, in: txn)
                 }
             } catch {
@@ -114,6 +118,7 @@ private struct Loader {
     private func insertLines(upTo limit: Int, in txn: WriteTransaction) throws -> Int {
         var count = 0
         while count < limit, let line = try reader.nextLine() {
+            progress.advance()
             guard let record = try LoadRecord.parse(line, number: reader.lineNumber) else { continue }
             do {
                 try insert(record, in: txn)
@@ -121,7 +126,6 @@ private struct Loader {
                 throw CommandError("line \(reader.lineNumber): \(error)")
             }
             count += 1
-            progress.advance()
         }
         return count
     }
