@@ -1,6 +1,7 @@
 import Foundation
 import KVStore
 import Testing
+import TestSupport
 
 /// `load`: jsonl in, through the journal, all or nothing unless batched.
 @Suite struct LoadTests {
@@ -54,6 +55,16 @@ import Testing
         #expect(try dir.kvstore(["load", store, "-"], input: line + "\n").status == 0)
         #expect(try dir.kvstore(["load", dir.path("other")], input: line).status == 0)  // no final newline
         #expect(try dir.succeed("dump", dir.path("other")).stdout == line + "\n")
+    }
+
+    @Test func readsAPipeLikeAFile() throws {
+        let executable = try #require(KVStoreExecutable.url).path
+        let input = try dir.write(Self.everyType, to: "in.jsonl")
+        let piped = try #require(try runExternalTool("/bin/sh", ["-c", #"cat "$1" | "$2" load "$3""#, "sh", input, executable, store]))
+        #expect(piped.status == 0, "\(piped.output)")
+        try dir.succeed("load", dir.path("fromFile"), input)
+        #expect(try dir.succeed("dump", store).stdout == dir.succeed("dump", dir.path("fromFile")).stdout)
+        #expect(try dir.succeed("dump", store).lines.count == 3)
     }
 
     @Test func aLineWithoutIDGetsAGeneratedOne() throws {
