@@ -53,12 +53,13 @@ enum KVStoreExecutable {
             && !isDirectory.boolValue && FileManager.default.isExecutableFile(atPath: url.path)
     }
 
-    /// Runs `kvstore arguments…` in `directory`, capturing its output through files there;
-    /// `input`, when given, is its standard input (else it reads nothing).
-    static func run(_ arguments: [String], in directory: TestDirectory, input: String? = nil) throws -> CommandResult {
+    /// Runs `kvstore arguments…` in `directory`, capturing its output through files there.
+    /// With `input`, standard input reads that file; with `output`, standard output goes to that
+    /// file (binary output) and the result's `stdout` is empty.
+    static func run(_ arguments: [String], in directory: TestDirectory, input: URL? = nil, output: URL? = nil) throws -> CommandResult {
         let executable = try #require(url, "the kvstore executable was not found next to the tests")
         let id = UUID().uuidString
-        let outURL = directory.outputs.appendingPathComponent("\(id).out")
+        let outURL = output ?? directory.outputs.appendingPathComponent("\(id).out")
         let errURL = directory.outputs.appendingPathComponent("\(id).err")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
@@ -68,13 +69,7 @@ enum KVStoreExecutable {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory.url
-        if let input {
-            let inURL = directory.outputs.appendingPathComponent("\(id).in")
-            try Data(input.utf8).write(to: inURL)
-            process.standardInput = try FileHandle(forReadingFrom: inURL)
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
+        process.standardInput = try input.map(FileHandle.init(forReadingFrom:)) ?? FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
         try process.run()
@@ -83,7 +78,7 @@ enum KVStoreExecutable {
         try err.close()
         return CommandResult(
             status: process.terminationStatus,
-            stdout: try String(contentsOf: outURL, encoding: .utf8),
+            stdout: output == nil ? try String(contentsOf: outURL, encoding: .utf8) : "",
             stderr: try String(contentsOf: errURL, encoding: .utf8))
     }
 }

@@ -4,10 +4,17 @@ import LMDB
 import Testing
 
 extension TestDirectory {
-    /// Runs `kvstore arguments…` here with `input` as its standard input.
+    /// Runs `kvstore arguments…` here with the text `input` as its standard input.
     @discardableResult
     func kvstore(_ arguments: [String], input: String) throws -> CommandResult {
-        try KVStoreExecutable.run(arguments, in: self, input: input)
+        try KVStoreExecutable.run(arguments, in: self, input: inputFile(input))
+    }
+
+    /// A file in the outputs directory holding `text`, to give a command as its standard input.
+    private func inputFile(_ text: String) throws -> URL {
+        let url = outputs.appendingPathComponent("\(UUID().uuidString).in")
+        try Data(text.utf8).write(to: url)
+        return url
     }
 
     /// Runs `kvstore arguments…` here and expects the one-line failure every error gives:
@@ -17,7 +24,7 @@ extension TestDirectory {
         _ arguments: [String], input: String? = nil, says message: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> CommandResult {
-        let result = try KVStoreExecutable.run(arguments, in: self, input: input)
+        let result = try KVStoreExecutable.run(arguments, in: self, input: input.map(inputFile))
         #expect(result.status == 1, "\(arguments): \(result)", sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, "\(arguments): \(result)", sourceLocation: sourceLocation)
         #expect(result.stderr.hasPrefix("kvstore: ") && result.stderr.filter { $0 == "\n" }.count == 1

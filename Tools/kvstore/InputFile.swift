@@ -44,8 +44,7 @@ enum InputFile {
 /// Lines of a file read in 1 MiB chunks, in constant memory, that can go back to a line read
 /// before (a store write may run its body again after growing the map).
 ///
-/// Standard input that is not a regular file (a pipe, a terminal) is first copied to an
-/// unlinked temporary file, so it can be read again too.
+/// Standard input is first copied to a temporary file (``StreamInput``), so it can be read again too.
 ///
 /// ```swift
 /// let reader = try LineReader(path: "records.jsonl")
@@ -62,7 +61,8 @@ final class LineReader {
     private(set) var lineNumber = 0
     /// The input's size in bytes.
     let size: Int
-    private let descriptor: Int32
+    private let input: StreamInput
+    private var descriptor: Int32 { input.descriptor }
     private var buffer: [UInt8] = []
     private var start = 0
     /// The file offset of `buffer[0]`.
@@ -70,21 +70,14 @@ final class LineReader {
     private var atEnd = false
     private static let chunkSize = 1 << 20
 
-    /// Opens `path`, or standard input for `-`.
-    init(path: String) throws(CommandError) {
-        if path == "-" {
-            descriptor = try Self.rereadableStandardInput()
-        } else {
-            try InputFile.checkReadable(path, what: "jsonl")
-            descriptor = open(path, O_RDONLY)
-            if descriptor < 0 { throw CommandError("\(path): cannot open: \(String(cString: strerror(errno)))") }
-        }
+    /// Opens `path`, or standard input for `-` (copied to a temporary file, see ``StreamInput``).
+    init(path: String) throws {
+        if path != "-" { try InputFile.checkReadable(path, what: "jsonl") }
+        input = try StreamInput(path)
         var status = stat()
-        fstat(descriptor, &status)
+        fstat(input.descriptor, &status)
         size = Int(status.st_size)
     }
-
-    deinit { close(descriptor) }
 
     /// The number of lines in the whole input (a last line without a line break counts), for a
     /// progress bar's total; reads the input once more, in chunks.
@@ -143,24 +136,5 @@ final class LineReader {
         if count < 0 { throw CommandError("cannot read the input: \(String(cString: strerror(errno)))") }
         if count == 0 { atEnd = true }
         buffer.append(contentsOf: chunk[..<count])
-    }
-
-    /// Standard input as a descriptor that `pread` can read again: itself when it is a regular
-    /// file, else a temporary file holding a copy of it.
-    private static func rereadableStandardInput() throws(CommandError) -> Int32 {
-        var status = stat()
-        if fstat(0, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG { return dup(0) }
-        var template = Array((NSTemporaryDirectory() + "/kvstore-load-XXXXXX").utf8CString)
-        let copy = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        if copy < 0 { throw CommandError("cannot create a temporary file for standard input: \(String(cString: strerror(errno)))") }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, chunkSize) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { throw CommandError("cannot read standard input: \(String(cString: strerror(errno)))") }
-            if count == 0 { return copy }
-            FileDescriptorOutput.writeAll(Array(chunk[..<count]), to: copy)
-        }
     }
 }

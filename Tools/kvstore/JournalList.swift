@@ -1,7 +1,7 @@
 import ArgumentParser
 import KVStore
 
-/// `kvstore journal list PATH [--since SEQ] [--limit N] [--format jsonl|table]`.
+/// `kvstore journal list PATH [--since SEQ | --consumer NAME] [--limit N] [--follow] [--format jsonl|table]`.
 struct JournalListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
@@ -13,18 +13,28 @@ struct JournalListCommand: ParsableCommand {
             REF, KEYPATH, CHANGE, OLD, NEW; values longer than \(JournalListing.valueCellLimit) \
             characters are shortened there.
 
+            --follow keeps printing entries as they commit (from this or any other process), \
+            flushing each batch, until interrupted (SIGINT, SIGTERM), until standard output is \
+            closed, or until --limit entries were printed; with --format table each batch is \
+            its own table. --consumer NAME starts after the consumer's stored cursor instead of \
+            --since, and commits the cursor after each printed batch (register consumers with \
+            'kvstore journal consumers'). A start the journal was truncated past is an error \
+            ('cursor expired').
+
             Examples:
               kvstore journal list ./store
               kvstore journal list ./store --since 42
               kvstore journal list ./store --since 42 --limit 10 --format table
+              kvstore journal list ./store --follow
+              kvstore journal list ./store --consumer indexer --follow
             """
     )
 
     @Argument(help: "The store's directory.")
     var path: String
 
-    @Option(help: ArgumentHelp("Start at this sequence number (included).", valueName: "seq"))
-    var since: UInt64 = 1
+    @Option(help: ArgumentHelp("Start at this sequence number (included; default 1).", valueName: "seq"))
+    var since: UInt64?
 
     @Option(help: ArgumentHelp("Print at most this many entries.", valueName: "n"))
     var limit: Int?
@@ -32,16 +42,42 @@ struct JournalListCommand: ParsableCommand {
     @Option(help: "The output format.")
     var format: JournalFormat = .jsonl
 
+    @Flag(help: "Keep printing new entries as they commit.")
+    var follow = false
+
+    @Option(help: ArgumentHelp("Read after this durable consumer's cursor, and commit it as entries are printed.", valueName: "name"))
+    var consumer: String?
+
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+        if since != nil && consumer != nil { throw ValidationError("--since and --consumer cannot be combined") }
     }
 
     func run() throws {
         try reportingErrors {
+            if follow || consumer != nil {
+                try followingOrConsuming()
+                return
+            }
             let store = try StoreAccess.openForReading(path)
             let output = StandardOutput()
-            try JournalListing.write(store, since: since, limit: limit, format: format, to: output)
+            try JournalListing.write(store, since: since ?? 1, limit: limit, format: format, to: output)
             output.flush()
         }
+    }
+}
+
+extension JournalListCommand {
+    /// `--follow` or `--consumer`: see ``JournalFollowing``. Like a plain listing, an ephemeral
+    /// follower starts at `--since` or at the journal's first entry, whichever is later.
+    private func followingOrConsuming() throws {
+        let store = try consumer == nil ? StoreAccess.openForReading(path) : StoreAccess.openExisting(path)
+        let start: JournalFollowing.Start
+        if let consumer {
+            start = .consumer(try store.consumer(named: consumer))
+        } else {
+            start = .after(max(max(since ?? 1, 1) - 1, try store.read { try $0.oldestCoveredCursor() }))
+        }
+        try JournalFollowing(store: store, start: start, limit: limit, format: format).run(follow: follow)
     }
 }

@@ -29,6 +29,7 @@ struct KVStoreCommand: ParsableCommand {
         subcommands: [
             DemoCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self,
             DumpCommand.self, JournalCommand.self,
+            ReplayCommand.self, VerifyCommand.self, DiffCommand.self,
             ValueCommand.self, LoadCommand.self, StatCommand.self, RenderCommand.self,
         ]
     )

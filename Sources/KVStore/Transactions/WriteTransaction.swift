@@ -51,6 +51,16 @@ public final class WriteTransaction: ReadTransaction {
         if keepsEntries { entries.append(entry) }
     }
 
+    /// Gives the changes journaled from here on the next commit id, within this same LMDB
+    /// transaction (applying a journal: one commit id per source commit). A no-op while nothing
+    /// was journaled under the current one.
+    func startNextCommit() {
+        if var state = sequenceState, entries.last?.commitID == state.commit {
+            state.commit += 1
+            sequenceState = state
+        }
+    }
+
     /// The commit id of this transaction's changes, or nil when it has changed nothing yet.
     public var commitID: UInt64? { sequenceState?.commit }
 
@@ -175,7 +185,7 @@ public final class WriteTransaction: ReadTransaction {
     }
 
     /// Counts records inserted and deleted per kind; the counters are written once, by ``finish()``.
-    private func adjustCount(of kind: String, by delta: Int) throws {
+    func adjustCount(of kind: String, by delta: Int) throws {
         countDeltas[kind, default: 0] += delta
     }
 

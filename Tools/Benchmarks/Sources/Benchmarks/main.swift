@@ -8,6 +8,11 @@ func log(_ message: String) {
 }
 
 func main() throws {
+    switch CommandLine.arguments.dropFirst().first {
+    case "follow-latency": return try FollowLatency.run(Array(CommandLine.arguments.dropFirst(2)))
+    case "follow-latency-follower": return try FollowLatency.follow(Array(CommandLine.arguments.dropFirst(2)))
+    default: break
+    }
     let config: Configuration
     do {
         config = try Configuration.parse(Array(CommandLine.arguments.dropFirst()))

@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+
+/// Follows the journal as other threads and **other processes** commit: ``run(_:)`` blocks, calling
+/// its closure with each batch of new entries in sequence order, until ``stop()`` is called (from
+/// any thread, or from the closure) or the closure throws.
+///
+/// ```swift
+/// let follower = JournalFollower(store: store, after: try store.read { try $0.lastSequence() })
+/// let thread = Thread {
+///     try? follower.run { batch in
+///         for entry in batch { print(entry.sequence, entry.ref, entry.keyPath ?? "-") }
+///     }
+/// }
+/// thread.start()
+/// // … later
+/// follower.stop()
+/// ```
+///
+/// LMDB has no change notification, so the follower polls LMDB's last transaction id — a read of
+/// the environment's meta page, no transaction — every 1 to 5 ms (see ``JournalFollowOptions``),
+/// and opens a short read transaction only when it changed. Following a ``JournalConsumer``
+/// starts at its stored cursor and commits the cursor after each batch the closure handled
+/// without throwing (at-least-once: a crash inside the closure redelivers that batch).
+public final class JournalFollower: Sendable {
+    private let store: Store
+    private let start: UInt64?
+    private let consumer: JournalConsumer?
+    private let options: JournalFollowOptions
+    private let stopped = Atomic<Bool>(false)
+
+    /// A follower that delivers the entries after sequence `cursor` (0: the whole journal), then
+    /// every entry committed later. Its position lives only in memory.
+    public init(store: Store, after cursor: UInt64, options: JournalFollowOptions = JournalFollowOptions()) {
+        self.store = store
+        self.start = cursor
+        self.consumer = nil
+        self.options = options
+    }
+
+    /// A follower of a durable consumer: it starts after the consumer's stored cursor and commits
+    /// the cursor after each batch.
+    public init(consumer: JournalConsumer, options: JournalFollowOptions = JournalFollowOptions()) {
+        self.store = consumer.store
+        self.start = nil
+        self.consumer = consumer
+        self.options = options
+    }
+
+    /// Delivers batches of new entries to `body` until ``stop()`` — already pending entries first,
+    /// then each new commit's as it is seen. Returns once stopped; a stopped follower stays stopped.
+    /// Run it on one thread at a time.
+    ///
+    /// - Throws: what `body` throws; ``JournalRetentionError/Code/cursorExpired`` when the journal
+    ///   is truncated past the follower's position; a consumer's errors when committing its cursor.
+    public func run(_ body: ([JournalEntry]) throws -> Void) throws {
+        var tail = JournalTail(
+            store: store, position: try start ?? consumer!.cursor(), batchLimit: options.batchLimit,
+            consumer: consumer?.name)
+        var backoff = PollBackoff(options.pollInterval)
+        while !isStopped {
+            if let batch = try tail.poll(), let last = batch.last {
+                try body(batch)
+                try consumer?.commit(through: last.sequence)
+                backoff.reset()
+            } else {
+                Thread.sleep(forTimeInterval: backoff.next().seconds)
+            }
+        }
+    }
+
+    /// Ends ``run(_:)`` after the batch it is delivering (within one poll interval when idle).
+    public func stop() {
+        stopped.store(true, ordering: .releasing)
+    }
+
+    /// Whether ``stop()`` was called.
+    public var isStopped: Bool { stopped.load(ordering: .acquiring) }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `TimeInterval`.
+    var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) * 1e-18
+    }
+}

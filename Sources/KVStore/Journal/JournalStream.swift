@@ -1,0 +1,92 @@
+import Foundation
+
+/// The portable journal stream written by `kvstore journal export` and read by `journal apply`:
+/// a store's journal entries, framed and checksummed, for pipes, files and ssh.
+///
+/// Layout (all integers little-endian):
+/// ```text
+/// magic    "KVJS" 0D 0A 1A 0A           8 bytes (line-ending or text-mode mangling breaks it)
+/// version  UInt16                       1
+/// frames   length UInt32 | type UInt8 | payload (length bytes) | CRC-32 of type + payload (UInt32)
+///   'H' header  source store id (16) | first sequence UInt64 | last sequence UInt64 | flags UInt8
+///               (flag 1: open-ended, the last sequence is unknown and reads as 0)
+///   'E' entry   one journal entry in the journal's own encoding (``JournalCodec``)
+///   'C' commit  commit id UInt64 | entry count UInt32: the entries since the previous commit
+///               frame form one whole source commit
+///   'Z' end     entry count UInt64 | last sequence UInt64 (0 when the stream holds no entry)
+/// ```
+/// The header comes first and the end frame last; a reader hands out a commit only once its
+/// commit frame arrived, so a stream cut short never yields part of a commit. Entries are
+/// contiguous: the first has the header's first sequence, each next one the following sequence.
+/// A payload is at most ``maxPayload`` bytes, so a corrupt length cannot make a reader allocate
+/// more than that.
+public enum JournalStream {
+    static let magic: [UInt8] = [0x4B, 0x56, 0x4A, 0x53, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// The stream format this build writes and reads.
+    public static let formatVersion: UInt16 = 1
+    /// The largest frame payload (64 MiB).
+    public static let maxPayload = 64 << 20
+
+    enum FrameType: UInt8 {
+        case header = 0x48   // H
+        case entry = 0x45    // E
+        case commit = 0x43   // C
+        case end = 0x5A      // Z
+    }
+
+    static let openEndedFlag: UInt8 = 1
+}
+
+/// What a journal stream says about itself before its first entry.
+public struct JournalStreamHeader: Sendable, Hashable {
+    /// The store whose journal the stream carries.
+    public var storeID: UUID
+    /// The sequence of the stream's first entry (when it has any).
+    public var firstSequence: UInt64
+    /// The sequence of the stream's last entry (`firstSequence - 1` for an empty stream), or nil
+    /// for an open-ended stream (a follow export) whose end is not known when it starts.
+    public var lastSequence: UInt64?
+
+    public init(storeID: UUID, firstSequence: UInt64, lastSequence: UInt64?) {
+        self.storeID = storeID
+        self.firstSequence = firstSequence
+        self.lastSequence = lastSequence
+    }
+}
+
+/// A journal stream that cannot be read: each names the problem and where it is.
+public struct JournalStreamError: Error, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        /// Not a journal stream: its first bytes are not the magic bytes.
+        case badMagic
+        /// Written by a newer kvstore, in a format this build does not read.
+        case newerFormat
+        /// The stream ends inside a frame, or before its end frame.
+        case truncated
+        /// A frame's checksum does not match its bytes.
+        case checksumMismatch
+        /// A frame's length is larger than ``JournalStream/maxPayload``.
+        case frameTooLarge
+        /// An entry's sequence skips ahead of the one expected.
+        case gap
+        /// An entry's sequence repeats or goes back.
+        case outOfOrder
+        /// An entry frame does not decode as a journal entry.
+        case undecodableEntry
+        /// Frames in the wrong order or with wrong contents (unknown type, a commit frame that
+        /// does not match its entries, an end frame with the wrong count, bytes after the end).
+        case malformed
+        /// The stream could not be read or written (an I/O error).
+        case io
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "journal stream: \(message)" }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// Writes a journal stream (``JournalStream``): the header when created, then entries as they
+/// are appended, a commit frame whenever the commit id changes or a batch ends, and the end frame
+/// on ``finish()``.
+///
+/// An open-ended writer (header `lastSequence` nil) can take any number of batches: append the
+/// entries read from one snapshot of the journal, then call ``endBatch()`` (a snapshot holds whole
+/// commits, so the batch's last commit is complete), and so on.
+///
+/// ```swift
+/// let writer = try JournalStreamWriter(header: header) { bytes in try file.write(contentsOf: bytes) }
+/// for entry in entries { try writer.append(entry) }
+/// try writer.finish()
+/// ```
+/// Bytes go to `output` in chunks of about 64 KiB, and whenever a batch ends.
+public final class JournalStreamWriter {
+    /// The header written first.
+    public let header: JournalStreamHeader
+    /// How many entries were written.
+    public private(set) var count: UInt64 = 0
+    private let output: ([UInt8]) throws -> Void
+    private var buffer: [UInt8] = []
+    private var pending: (commit: UInt64, count: UInt32)?
+    private var lastSequence: UInt64?
+    private var finished = false
+    private static let flushThreshold = 1 << 16
+
+    /// Starts a stream: writes the magic bytes, the format version and the header frame.
+    public init(header: JournalStreamHeader, output: @escaping ([UInt8]) throws -> Void) throws {
+        self.header = header
+        self.output = output
+        buffer.reserveCapacity(Self.flushThreshold * 2)
+        buffer.append(contentsOf: JournalStream.magic)
+        append(JournalStream.formatVersion)
+        var payload: [UInt8] = withUnsafeBytes(of: header.storeID.uuid, Array.init)
+        appendInteger(header.firstSequence, to: &payload)
+        appendInteger(header.lastSequence ?? 0, to: &payload)
+        payload.append(header.lastSequence == nil ? JournalStream.openEndedFlag : 0)
+        payload.withUnsafeBytes { frame(.header, $0) }
+    }
+
+    /// Appends one entry; its sequence must follow the previous entry's (the first: the header's
+    /// first sequence).
+    public func append(_ entry: JournalEntry) throws {
+        try JournalCodec.encode(entry).withUnsafeBytes { try append(encoded: $0, sequence: entry.sequence, commitID: entry.commitID) }
+    }
+
+    /// Appends one entry already in the journal's encoding (export copies stored bytes).
+    func append(encoded: UnsafeRawBufferPointer, sequence: UInt64, commitID: UInt64) throws {
+        precondition(!finished, "append after finish")
+        let expected = lastSequence.map { $0 + 1 } ?? header.firstSequence
+        guard sequence == expected else {
+            throw JournalStreamError(
+                sequence > expected ? .gap : .outOfOrder,
+                "entry \(sequence) cannot follow \(lastSequence.map { "entry \($0)" } ?? "the header (first sequence \(header.firstSequence))"): the journal read has a gap or is out of order")
+        }
+        if let last = header.lastSequence, sequence > last {
+            throw JournalStreamError(.malformed, "entry \(sequence) is past the header's last sequence \(last)")
+        }
+        guard encoded.count < JournalStream.maxPayload else {
+            throw JournalStreamError(.frameTooLarge, "entry \(sequence) is \(encoded.count) bytes, more than a frame holds (\(JournalStream.maxPayload))")
+        }
+        if let pending, pending.commit != commitID { try closeCommit() }
+        frame(.entry, encoded)
+        pending = (commitID, (pending?.count ?? 0) + 1)
+        lastSequence = sequence
+        count += 1
+        if buffer.count >= Self.flushThreshold { try flush() }
+    }
+
+    /// Ends a batch read from one snapshot: closes the open commit and sends what is buffered.
+    public func endBatch() throws {
+        try closeCommit()
+        try flush()
+    }
+
+    /// Ends the stream: closes the open commit and writes the end frame.
+    /// - Throws: ``JournalStreamError/Code/malformed`` when fewer entries were written than the
+    ///   header announced.
+    public func finish() throws {
+        if let last = header.lastSequence, (lastSequence ?? header.firstSequence - 1) != last {
+            throw JournalStreamError(.malformed, "the stream ends at entry \(lastSequence ?? 0), before the header's last sequence \(last)")
+        }
+        try closeCommit()
+        var payload: [UInt8] = []
+        appendInteger(count, to: &payload)
+        appendInteger(lastSequence ?? 0, to: &payload)
+        payload.withUnsafeBytes { frame(.end, $0) }
+        finished = true
+        try flush()
+    }
+
+    private func closeCommit() throws {
+        guard let pending else { return }
+        var payload: [UInt8] = []
+        appendInteger(pending.commit, to: &payload)
+        appendInteger(pending.count, to: &payload)
+        payload.withUnsafeBytes { frame(.commit, $0) }
+        self.pending = nil
+    }
+
+    private func flush() throws {
+        guard !buffer.isEmpty else { return }
+        try output(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func frame(_ type: JournalStream.FrameType, _ payload: UnsafeRawBufferPointer) {
+        append(UInt32(payload.count))
+        buffer.append(type.rawValue)
+        buffer.append(contentsOf: payload)
+        let crc = withUnsafeBytes(of: type.rawValue) { CRC32.checksum(payload, continuing: CRC32.checksum($0)) }
+        append(crc)
+    }
+
+    private func append(_ value: some FixedWidthInteger) {
+        appendInteger(value, to: &buffer)
+    }
+}
+
+/// Appends `value`'s little-endian bytes.
+func appendInteger(_ value: some FixedWidthInteger, to bytes: inout [UInt8]) {
+    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+}

@@ -1,0 +1,77 @@
+import LMDB
+
+/// Where a follower is in the journal, and how it notices new commits: by polling LMDB's last
+/// transaction id (no transaction, no lock), and opening a short read transaction only when it
+/// changed. Shared by ``JournalFollower`` and ``JournalUpdates``.
+struct JournalTail {
+    let store: Store
+    /// The last sequence delivered (the follower's cursor).
+    private(set) var position: UInt64
+    let batchLimit: Int
+    /// The consumer being followed, for error messages.
+    let consumer: String?
+    /// The LMDB transaction whose snapshot was last read completely; -1 before the first read.
+    private var seenTransaction = -1
+
+    init(store: Store, position: UInt64, batchLimit: Int, consumer: String?) {
+        self.store = store
+        self.position = position
+        self.batchLimit = max(1, batchLimit)
+        self.consumer = consumer
+    }
+
+    /// The entries committed since the last call, at most `batchLimit` (possibly none, when a
+    /// commit journaled nothing); nil, without opening a transaction, when nothing committed.
+    ///
+    /// The transaction id seen is the read's own snapshot, not the polled one: LMDB publishes a new
+    /// snapshot to readers a moment after the id appears, and a read in between must not hide the commit.
+    /// - Throws: ``JournalRetentionError/Code/cursorExpired`` when the journal was truncated past
+    ///   the position.
+    mutating func poll() throws -> [JournalEntry]? {
+        if store.environment.lastTransactionID == seenTransaction { return nil }
+        let (entries, snapshot) = try store.read { [position, batchLimit, consumer] txn in
+            (try txn.journalEntries(after: position, limit: batchLimit, consumer: consumer), txn.transaction.id)
+        }
+        if entries.count < batchLimit { seenTransaction = snapshot }
+        if let last = entries.last { position = last.sequence }
+        return entries
+    }
+}
+
+/// How long a follower sleeps between polls: the shortest interval after new entries, doubling
+/// while nothing happens, up to the longest.
+struct PollBackoff {
+    let range: ClosedRange<Duration>
+    private(set) var current: Duration
+
+    /// The shortest interval allowed: a lower bound of zero would never sleep.
+    static let shortest = Duration.microseconds(100)
+
+    init(_ range: ClosedRange<Duration>) {
+        self.range = max(range.lowerBound, Self.shortest) ... max(range.upperBound, Self.shortest)
+        current = self.range.lowerBound
+    }
+
+    /// Something happened: poll again soon.
+    mutating func reset() { current = range.lowerBound }
+
+    /// The interval to sleep now; the next one is twice as long (within the range).
+    mutating func next() -> Duration {
+        defer { current = min(current * 2, range.upperBound) }
+        return current
+    }
+}
+
+/// How a follower polls and reads: see ``JournalFollower`` and ``JournalUpdates``.
+public struct JournalFollowOptions: Sendable {
+    /// The most entries read in one read transaction and delivered as one batch (default 1,000;
+    /// at least 1).
+    public var batchLimit: Int = 1_000
+    /// The pause between two polls while nothing commits: the lower bound after new entries,
+    /// doubling up to the upper bound while idle (default 1…5 ms). A commit is seen within about the
+    /// upper bound; each idle poll costs one `mdb_env_info` call and no transaction. Intervals
+    /// shorter than 0.1 ms count as 0.1 ms.
+    public var pollInterval: ClosedRange<Duration> = .milliseconds(1) ... .milliseconds(5)
+
+    public init() {}
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Applies journal entries to a store, one write transaction per batch of whole commits, each
+/// source commit under its own commit id. The one place entries are applied: replication
+/// (`journal apply`) and replay (`replay`, `verify`) both go through it.
+struct JournalApplier {
+    enum Mode {
+        /// A replica of `source`: entries at or before the store's checkpoint for `source` are
+        /// skipped, a later one must follow it, and the checkpoint is saved with every batch.
+        /// Entries are stamped with their origin: the store where they were first made.
+        case replica(source: UUID)
+        /// A rebuild from another store's journal: entries keep the origin they have (none for
+        /// the source's local changes); no checkpoint.
+        case rebuild
+    }
+
+    let store: Store
+    let mode: Mode
+
+    /// What applying a batch did.
+    struct Outcome {
+        var applied = 0
+        var skipped = 0
+    }
+
+    /// Applies `commits` (each one source commit's entries, in order) in one write transaction:
+    /// all of them, or — on an error — none.
+    func apply(_ commits: [[JournalEntry]]) throws -> Outcome {
+        try store.write { txn in
+            var outcome = Outcome()
+            var checkpoint: UInt64?
+            if case .replica(let source) = mode { checkpoint = try txn.replicationCheckpoint(for: source) }
+            for commit in commits {
+                txn.startNextCommit()
+                for entry in commit {
+                    if let applied = checkpoint {
+                        if entry.sequence <= applied { outcome.skipped += 1; continue }
+                        guard entry.sequence == applied + 1 else {
+                            throw JournalApplyError(.gap, "source entries \(applied + 1)…\(entry.sequence - 1) are missing: \(store.path) has applied the source through \(applied), the next entry offered is \(entry.sequence)")
+                        }
+                        checkpoint = entry.sequence
+                    }
+                    let origin = self.origin(of: entry)
+                    if entry.isDerived || origin?.storeID == store.id { outcome.skipped += 1; continue }
+                    txn.origin = origin
+                    if let problem = try txn.apply(entry) {
+                        throw JournalApplyError(.diverged, "\(diverged) at \(sourceName) sequence \(entry.sequence) (\(entry.change.rawValue) of \(entry.ref)\(entry.keyPath.map { " \($0)" } ?? "")): \(problem); nothing of commit \(entry.commitID) was applied")
+                    }
+                    outcome.applied += 1
+                }
+            }
+            txn.origin = nil
+            if case .replica(let source) = mode, let checkpoint { try txn.setReplicationCheckpoint(checkpoint, for: source) }
+            return outcome
+        }
+    }
+
+    private func origin(of entry: JournalEntry) -> JournalOrigin? {
+        switch mode {
+        case .replica(let source): entry.origin ?? JournalOrigin(storeID: source, sequence: entry.sequence)
+        case .rebuild: entry.origin
+        }
+    }
+
+    private var diverged: String {
+        switch mode {
+        case .replica: "replica \(store.path) diverged"
+        case .rebuild: "replay into \(store.path) diverged"
+        }
+    }
+
+    private var sourceName: String {
+        switch mode {
+        case .replica: "source"
+        case .rebuild: "journal"
+        }
+    }
+
+    /// Gathers commits into batches of about `entries` entries and applies each batch.
+    struct Batcher {
+        let applier: JournalApplier
+        let limit: Int
+        private var commits: [[JournalEntry]] = []
+        private var size = 0
+        private(set) var outcome = Outcome()
+        /// Called after each batch with the number of entries it held.
+        var progress: ((Int) -> Void)?
+
+        init(applier: JournalApplier, limit: Int = 10_000, progress: ((Int) -> Void)? = nil) {
+            self.applier = applier
+            self.limit = limit
+            self.progress = progress
+        }
+
+        mutating func add(_ commit: [JournalEntry]) throws {
+            commits.append(commit)
+            size += commit.count
+            if size >= limit { try flush() }
+        }
+
+        mutating func flush() throws {
+            guard !commits.isEmpty else { return }
+            let done = try applier.apply(commits)
+            outcome.applied += done.applied
+            outcome.skipped += done.skipped
+            progress?(size)
+            commits = []
+            size = 0
+        }
+    }
+}

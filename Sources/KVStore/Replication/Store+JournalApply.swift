@@ -1,0 +1,59 @@
+import Foundation
+
+/// Applying another store's journal stream: this store becomes (or stays) its replica.
+extension Store {
+    /// What ``applyJournal(_:progress:)`` did.
+    public struct JournalApplySummary: Sendable, Equatable {
+        /// Entries applied to this store's records.
+        public var applied: Int
+        /// Entries skipped: already applied (at or before the checkpoint), derived, or made by
+        /// this store itself (they came back through another replica).
+        public var skipped: Int
+        /// The last source sequence applied, after the apply.
+        public var checkpoint: UInt64
+    }
+
+    /// Applies the stream's commits, exactly once: each source commit gets its own commit id
+    /// here, and the checkpoint (source store id, last applied source sequence) is saved in the
+    /// same transaction as the changes — in batches of about 10,000 entries per transaction.
+    /// Entries already applied are skipped, so applying a stream twice changes nothing.
+    ///
+    /// ```swift
+    /// let reader = try JournalStreamReader(fileDescriptor: fd)
+    /// let summary = try replica.applyJournal(reader)     // summary.applied, .skipped, .checkpoint
+    /// ```
+    /// This store journals what it applies with the entry's origin: the store where the change
+    /// was first made (the entry's own origin when the source is itself a replica), so replicas
+    /// chain A → B → C, and changes that originated here are skipped instead of looping back.
+    /// Kinds' rules are not applied again: the source enforced them.
+    ///
+    /// A stream error or a divergence stops the apply; batches applied before it stay applied
+    /// with their checkpoint, so a later apply continues from there. Check a stream first (read
+    /// it through with ``JournalStreamReader``) to make the whole apply all or nothing.
+    /// - Throws: ``JournalApplyError`` (`sameStore`, `gap`, `diverged`), ``JournalStreamError``.
+    @discardableResult
+    public func applyJournal(_ reader: JournalStreamReader, progress: ((Int) -> Void)? = nil) throws -> JournalApplySummary {
+        let source = try checkApplicable(reader.header)
+        var batcher = JournalApplier.Batcher(applier: JournalApplier(store: self, mode: .replica(source: source)), progress: progress)
+        while let commit = try reader.nextCommit() { try batcher.add(commit) }
+        try batcher.flush()
+        return JournalApplySummary(
+            applied: batcher.outcome.applied, skipped: batcher.outcome.skipped,
+            checkpoint: try read { try $0.replicationCheckpoint(for: source) })
+    }
+
+    /// Checks that a stream with `header` can be applied here: it is another store's, and it
+    /// starts no later than the entry after this store's checkpoint for it.
+    /// - Returns: the source store's id.
+    @discardableResult
+    public func checkApplicable(_ header: JournalStreamHeader) throws -> UUID {
+        guard header.storeID != id else {
+            throw JournalApplyError(.sameStore, "the stream is \(path)'s own journal; a store cannot replicate itself")
+        }
+        let checkpoint = try read { try $0.replicationCheckpoint(for: header.storeID) }
+        if header.firstSequence > checkpoint + 1 {
+            throw JournalApplyError(.gap, "source entries \(checkpoint + 1)…\(header.firstSequence - 1) are missing: \(path) has applied source \(header.storeID.uuidString.lowercased()) through \(checkpoint), but the stream starts at \(header.firstSequence)")
+        }
+        return header.storeID
+    }
+}

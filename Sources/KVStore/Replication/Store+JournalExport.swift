@@ -1,0 +1,54 @@
+/// Writing the journal as a portable stream (``JournalStream``).
+extension Store {
+    /// Writes the journal from sequence `since` on as a journal stream to `output`, through the
+    /// entry that was last when the export started. Entries are read in short read transactions
+    /// of a few thousand entries each and copied as they are stored (not decoded).
+    ///
+    /// ```swift
+    /// var bytes: [UInt8] = []
+    /// try store.exportJournal(since: 1) { bytes += $0 }
+    /// try replica.applyJournal(JournalStreamReader(bytes: bytes))
+    /// ```
+    /// When the journal was truncated past `since`, the stream starts at its first entry (a
+    /// replica that needs the missing ones refuses it as a gap).
+    /// - Returns: the stream's header.
+    @discardableResult
+    public func exportJournal(since: UInt64 = 1, to output: @escaping ([UInt8]) throws -> Void) throws -> JournalStreamHeader {
+        let (first, last) = try read { txn in (try txn.firstSequence(), try txn.lastSequence()) }
+        let start = max(since, 1, first ?? last + 1)
+        let header = JournalStreamHeader(storeID: id, firstSequence: start, lastSequence: start <= last ? last : start - 1)
+        let writer = try JournalStreamWriter(header: header, output: output)
+        if start <= last { try appendJournal(from: start, through: last, to: writer) }
+        try writer.finish()
+        return header
+    }
+
+    /// Appends the journal entries `from`…`through` to `writer` and ends the batch (the last
+    /// entry must end a commit, as the last entry of any snapshot does). For a follow export,
+    /// call it again with the entries committed since.
+    /// - Throws: ``StoreError/Code/corrupt`` for an entry without a commit id, and
+    ///   ``JournalStreamError`` when entries in the range are missing (truncated meanwhile).
+    public func appendJournal(from: UInt64, through: UInt64, to writer: JournalStreamWriter) throws {
+        var next = from
+        while next <= through {
+            let before = next
+            try read { txn in
+                var n = 0
+                try txn.transaction.scan(databases.journal, from: StoreLayout.sequenceKey(next)) { key, value in
+                    guard let sequence = StoreLayout.sequence(fromKey: key), sequence <= through else { return false }
+                    guard let commit = (try? RecordCodec.value(forKey: "commit", in: value))??.intValue else {
+                        throw StoreError(.corrupt, "journal entry \(sequence) is corrupt: no commit id", path: path)
+                    }
+                    try writer.append(encoded: value, sequence: sequence, commitID: UInt64(bitPattern: commit))
+                    next = sequence + 1
+                    n += 1
+                    return n < 4096
+                }
+            }
+            if next == before {
+                throw JournalStreamError(.gap, "journal entries \(next)…\(through) of \(path) are missing (truncated during the export?)")
+            }
+        }
+        try writer.endBatch()
+    }
+}

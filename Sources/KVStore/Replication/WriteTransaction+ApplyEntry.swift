@@ -1,0 +1,112 @@
+/// Applying one journal entry to this store's records, as replication and replay do.
+///
+/// The change goes through will-change / did-change, so this store journals it (stamped with
+/// ``WriteTransaction/origin``), but not through the kinds' validation, closed-kind or declared-type
+/// rules: the store that made the change already enforced them.
+extension WriteTransaction {
+    /// Applies `entry`. - Returns: nil when applied, or what in this store disagrees with the
+    /// entry (the record to insert exists, the record to change is missing, an index is out of
+    /// range…); nothing of the entry is applied then, and the caller abandons the transaction.
+    func apply(_ entry: JournalEntry) throws -> String? {
+        let ref = entry.ref
+        switch entry.change {
+        case .recordInserted:
+            guard case .dictionary(let values)? = entry.newValue else { return "the inserted record's value is not a dictionary" }
+            let checked = values.values.contains(where: \.isNull) ? values.filter { !$0.value.isNull } : values
+            let encoded = RecordCodec.encode(checked)
+            guard try transaction.insert(StoreLayout.recordKey(ref), encoded, in: databases.records) else {
+                return "\(ref) to insert already exists"
+            }
+            try adjustCount(of: ref.kind, by: 1)
+            try journal(.recordInserted, ref: ref, keyPath: nil, old: nil, new: .dictionary(checked), encodedNew: encoded)
+        case .recordDeleted:
+            guard try contains(ref) else { return "\(ref) to delete does not exist" }
+            try delete(ref)
+        case .setting:
+            guard try contains(ref) else { return "\(ref) to change does not exist" }
+            guard let keyPath = entry.keyPath else { return "a setting without a key path" }
+            let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            let new = entry.newValue?.isNull == true ? nil : entry.newValue
+            if keys.count == 1 { try replaceTracked(new, forKey: keyPath, of: ref); return nil }
+            return try applyNestedSetting(new, keys: keys, keyPath: keyPath, of: ref)
+        case .insertion, .removal, .replacement:
+            return try applyArrayChange(entry)
+        }
+        return nil
+    }
+
+    /// Sets a value inside the nested dictionaries of one key.
+    private func applyNestedSetting(_ new: Value?, keys: [String], keyPath: String, of ref: RecordRef) throws -> String? {
+        guard case .dictionary(let top)? = try storedValue(forKey: keys[0], of: ref) else {
+            return "\(ref) holds no dictionary at '\(keys[0])' for '\(keyPath)'"
+        }
+        guard let (newTop, old) = Self.replacing(new, at: keys.dropFirst(), in: top) else {
+            return "\(ref) has no dictionary on the way to '\(keyPath)'"
+        }
+        if old == new { return nil }
+        let trackKey = ChangeTracker.Key(ref: ref, keyPath: keyPath)
+        tracker.willChange(trackKey, oldValue: old, stored: true)
+        try replaceStoredValue(.dictionary(newTop), forKey: keys[0], of: ref)
+        if let closed = try tracker.didChange(trackKey) { try journalIfChanged(closed, key: trackKey, new: new) }
+        return nil
+    }
+
+    /// `dictionary` with the value at `keys` replaced (nil removes it), and the old value; nil
+    /// when an intermediate is not a dictionary.
+    private static func replacing(_ value: Value?, at keys: ArraySlice<String>, in dictionary: [String: Value]) -> ([String: Value], Value?)? {
+        var dictionary = dictionary
+        let key = keys.first!
+        if keys.count == 1 {
+            let old = dictionary[key]
+            dictionary[key] = value
+            return (dictionary, old)
+        }
+        guard case .dictionary(let inner)? = dictionary[key],
+              let (newInner, old) = replacing(value, at: keys.dropFirst(), in: inner) else { return nil }
+        dictionary[key] = .dictionary(newInner)
+        return (dictionary, old)
+    }
+
+    /// Inserts, removes or replaces elements of the array at one key, at the entry's indexes.
+    private func applyArrayChange(_ entry: JournalEntry) throws -> String? {
+        let ref = entry.ref
+        guard let key = entry.keyPath, let indexes = entry.indexes else { return "an index-level change without a key or indexes" }
+        guard try contains(ref) else { return "\(ref) to change does not exist" }
+        guard case .array(let current)? = try storedValue(forKey: key, of: ref) else {
+            return "\(ref) holds no array at '\(key)'"
+        }
+        var array = current
+        func elements(_ value: Value?) -> [Value]? {
+            guard case .array(let elements)? = value, elements.count == indexes.count else { return nil }
+            return elements
+        }
+        func outOfRange(_ index: Int, _ count: Int) -> String {
+            "index \(index) is out of range for the \(count) elements of '\(key)' of \(ref)"
+        }
+        switch entry.change {
+        case .insertion:
+            guard let values = elements(entry.newValue) else { return "an insertion whose new elements do not match its indexes" }
+            for (value, index) in zip(values, indexes) {
+                guard index >= 0, index <= array.count else { return outOfRange(index, array.count) }
+                array.insert(value, at: index)
+            }
+        case .removal:
+            guard Set(indexes).count == indexes.count else { return "a removal that names an index twice" }
+            for index in indexes where index < 0 || index >= array.count { return outOfRange(index, array.count) }
+            for index in indexes.sorted().reversed() { array.remove(at: index) }
+        default:
+            guard let values = elements(entry.newValue) else { return "a replacement whose new elements do not match its indexes" }
+            for (value, index) in zip(values, indexes) {
+                guard index >= 0, index < array.count else { return outOfRange(index, array.count) }
+                array[index] = value
+            }
+        }
+        let trackKey = ChangeTracker.Key(ref: ref, keyPath: key)
+        tracker.willChange(trackKey, oldValue: .array(current), stored: true, change: entry.change, indexes: indexes)
+        try replaceStoredValue(.array(array), forKey: key, of: ref)
+        if try tracker.didChange(trackKey) != nil {
+            try journal(entry.change, ref: ref, keyPath: key, old: entry.oldValue, new: entry.newValue, indexes: indexes)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import KVStore
+import LMDB
+
+/// `verify`: a healthy store has no findings; each broken invariant is one finding.
+@Suite struct VerifyTests {
+    let t: TemporaryStore
+
+    init() throws {
+        t = try TemporaryStore()
+        try fillWithEveryChange(t.store)
+    }
+
+    func corrupt(_ body: (LMDB.Transaction, StoreDatabases) throws -> Void) throws {
+        try t.store.environment.write { txn in try body(txn, t.store.databases) }
+    }
+
+    @Test func aHealthyStoreHasNoFindings() throws {
+        let report = try t.store.verify()
+        #expect(report.findings == [])
+        #expect(report.replayChecked && report.records == 2 && report.kinds == 1)
+        #expect(report.summary.hasPrefix("healthy: 2 records of 1 kind; journal 1…"))
+    }
+
+    @Test func findsARecordThatDoesNotDecode() throws {
+        try corrupt { txn, db in try txn.put(StoreLayout.recordKey(ref("person/ada")), [1, 0xEE, 0xFF], in: db.records) }
+        let report = try t.store.verify()
+        #expect(report.findings.count == 1 && report.findings[0].hasPrefix("record person/ada does not decode"))
+        #expect(report.summary.hasPrefix("1 problem: ") && report.summary.hasSuffix("replay not checked (records do not decode)"))
+    }
+
+    @Test func findsAGapInTheJournal() throws {
+        try corrupt { txn, db in _ = try txn.delete(StoreLayout.sequenceKey(3), in: db.journal) }
+        let report = try t.store.verify()
+        #expect(report.findings == ["the journal has a gap: entries 3…3 are missing"])
+        #expect(!report.replayChecked && report.summary.hasSuffix("replay not checked (the journal has problems)"))
+    }
+
+    @Test func findsACounterThatDisagreesWithTheRecords() throws {
+        try corrupt { txn, db in try txn.put(StoreLayout.MetaKey.count("person"), StoreLayout.uint64(5), in: db.meta) }
+        #expect(try t.store.verify().findings == ["the counter of kind person says 5 records, but 2 exist"])
+    }
+
+    @Test func findsRecordsThatTheJournalDoesNotExplain() throws {
+        try corrupt { txn, db in
+            try txn.put(StoreLayout.recordKey(ref("person/bob")), RecordCodec.encode(["name": "Eve"]), in: db.records)
+            try txn.put(StoreLayout.recordKey(ref("person/zed")), RecordCodec.encode(["name": "Zed"]), in: db.records)
+            try txn.put(StoreLayout.MetaKey.count("person"), StoreLayout.uint64(3), in: db.meta)
+        }
+        let findings = try t.store.verify().findings
+        #expect(findings.contains { $0.hasPrefix(#"record person/bob holds "Eve" at 'name', but replaying the journal gives "Bob""#) })
+        #expect(findings.contains("replaying the journal does not make record person/zed"))
+    }
+
+    @Test func findsJournalEntriesThatDoNotDecodeOrDoNotMatchTheirCounters() throws {
+        try corrupt { txn, db in
+            try txn.put(StoreLayout.sequenceKey(2), [1, 2, 3], in: db.journal)
+            try txn.put(StoreLayout.MetaKey.lastSequence, StoreLayout.uint64(99), in: db.meta)
+        }
+        let findings = try t.store.verify().findings
+        #expect(findings.contains { $0.hasPrefix("journal entry 2 is corrupt") })
+        #expect(findings.contains { $0.hasSuffix("but the last-sequence counter says 99") })
+    }
+
+    @Test func differencesAreListedByRecordAndKey() throws {
+        let other = try TemporaryStore()
+        try apply(exported(t.store), to: other.store)
+        var differences: [RecordDifference] = []
+        try t.store.forEachDifference(from: other.store) { differences.append($0); return true }
+        #expect(differences.isEmpty)
+        try other.store.setValue("Robert", forKey: "name", of: ref("person/bob"))
+        try other.store.removeValue(forKey: "meta", of: ref("person/bob"))
+        try other.store.delete(ref("person/ada"))
+        try other.store.insert(["x": 1], as: ref("place/paris"))
+        try t.store.forEachDifference(from: other.store) { differences.append($0); return true }
+        #expect(differences == [
+            .onlyInFirst(ref("person/ada")),
+            .valueDiffers(ref("person/bob"), key: "meta", first: ["$weird": 1], second: nil),
+            .valueDiffers(ref("person/bob"), key: "name", first: "Bob", second: "Robert"),
+            .onlyInSecond(ref("place/paris")),
+        ])
+    }
+}

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A stream to read twice (`journal apply` checks it through, then applies it): a file, or
+/// standard input spooled to a temporary file so that memory stays bounded.
+final class StreamInput {
+    let descriptor: Int32
+    private let spool: String?
+
+    /// Opens `file`, or spools standard input when it is nil or `-`.
+    init(_ file: String?) throws {
+        if let file, file != "-" {
+            descriptor = open(file, O_RDONLY)
+            guard descriptor >= 0 else { throw CommandError("\(file): cannot open: \(String(cString: strerror(errno)))") }
+            spool = nil
+            return
+        }
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("kvstore-apply-\(UUID().uuidString)")
+        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { throw CommandError("cannot create a temporary file for standard input: \(String(cString: strerror(errno)))") }
+        spool = path
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw CommandError("reading standard input failed: \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            FileDescriptorOutput.writeAll(Array(buffer[..<n]), to: descriptor)
+        }
+        try rewind()
+    }
+
+    /// Goes back to the first byte.
+    func rewind() throws {
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw CommandError("cannot rewind the stream: \(String(cString: strerror(errno)))") }
+    }
+
+    deinit {
+        close(descriptor)
+        if let spool { unlink(spool) }
+    }
+}
