@@ -61,11 +61,21 @@ import Testing
 
     @Test(arguments: cases)
     func anErrorIsOneLineAndChangesNothing(_ errorCase: Case) throws {
+        try Self.check(errorCase)
+    }
+
+    /// Runs `errorCase` against the places, and checks it fails in one line, changing nothing.
+    /// `NEWER` stands for a store of a newer format.
+    static func check(_ errorCase: Case) throws {
         let dir = try TestDirectory()
-        let places = ["STORE", "NOSTORE", "EMPTYDIR", "OTHERDIR", "FILE"]
+        let places = ["STORE", "NOSTORE", "EMPTYDIR", "OTHERDIR", "FILE", "NEWER"]
         let store = dir.path("STORE")
         try dir.succeed("set", store, "person/ada", "name", #""Ada""#)
         try dir.succeed("set", store, "person/ada", "age", "36")
+        if errorCase.arguments.contains("NEWER") {
+            try dir.succeed("set", dir.path("NEWER"), "person/ada", "name", #""Ada""#)
+            try dir.setFormatVersion(2, of: dir.path("NEWER"))
+        }
         try FileManager.default.createDirectory(atPath: dir.path("EMPTYDIR"), withIntermediateDirectories: false)
         try FileManager.default.createDirectory(atPath: dir.path("OTHERDIR"), withIntermediateDirectories: false)
         try Data("notes".utf8).write(to: URL(fileURLWithPath: dir.path("OTHERDIR/notes.txt")))

@@ -9,8 +9,12 @@ struct DumpCommand: ParsableCommand {
         discussion: """
             jsonl (the default) writes one compact typed JSON object per record and line, \
             {"id":…,"kind":…,"values":{…}}, with keys sorted: the same store always dumps to the \
-            same bytes. json writes one pretty-printed array of those objects; table writes \
-            aligned columns REF, KEY, VALUE for reading.
+            same bytes, which 'kvstore load' reads back. json writes one pretty-printed array \
+            of those objects; table writes aligned columns REF, KEY, VALUE for reading.
+
+            The dump reads one snapshot (one read transaction), in constant memory for jsonl \
+            and json; table holds its rows until it aligns them. A kind without records dumps \
+            nothing. On a terminal, a progress bar on standard error counts the records.
 
             Examples:
               kvstore dump ./store
@@ -33,7 +37,11 @@ struct DumpCommand: ParsableCommand {
             let kind = try kind.map(Input.kind)
             let store = try StoreAccess.openForReading(path)
             let output = StandardOutput()
-            try RecordListing.write(store, kind: kind, format: format, to: output)
+            let total = try store.read { txn in
+                try kind.map { try txn.count(ofKind: $0) } ?? txn.kinds().reduce(0) { $0 + $1.count }
+            }
+            let progress = Progress(label: "dumping", unit: "records", total: total)
+            try RecordListing.write(store, kind: kind, format: format, to: output, progress: progress)
             output.flush()
         }
     }

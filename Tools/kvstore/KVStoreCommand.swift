@@ -21,11 +21,16 @@ struct KVStoreCommand: ParsableCommand {
               kvstore get ./store person/ada
               kvstore dump ./store --format table
               kvstore journal list ./store --since 10
+              kvstore value ./store invoice @sum.amount
+              kvstore dump ./old | kvstore load ./new
+              kvstore stat ./store
+              kvstore render ./store person/ada --text 'Hello [[name]]'
             """,
         subcommands: [
             DemoCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self,
             DumpCommand.self, JournalCommand.self,
             ReplayCommand.self, VerifyCommand.self, DiffCommand.self,
+            ValueCommand.self, LoadCommand.self, StatCommand.self, RenderCommand.self,
         ]
     )
 

@@ -56,6 +56,11 @@ final class Progress {
         }
     }
 
+    /// Sets the count back to `count`, when work counted is done again (a write that starts over).
+    func rewind(to count: Int) {
+        self.count = count
+    }
+
     /// Draws the final state and ends the line, leaving the summary on the terminal.
     func finish() {
         guard isEnabled else { return }

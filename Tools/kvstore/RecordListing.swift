@@ -37,8 +37,21 @@ struct RecordListing {
         let id = TypedJSON.string(from: .string(record.ref.id))
         let values = TypedJSON.string(from: record.values, pretty: pretty)
         guard pretty else { return #"{"kind":\#(kind),"id":\#(id),"values":\#(values)}"# }
-        let indentedValues = values.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ")
+        let indentedValues = indenting(values, by: "  ", first: false)
         return "{\n  \"kind\": \(kind),\n  \"id\": \(id),\n  \"values\": \(indentedValues)\n}"
+    }
+
+    /// `text` with `prefix` after each line break, and before the first line when `first`
+    /// (one pass over the bytes: splitting and joining strings made `--format json` 5× slower).
+    static func indenting(_ text: String, by prefix: String, first: Bool) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + text.utf8.count / 4)
+        if first { bytes.append(contentsOf: prefix.utf8) }
+        for byte in text.utf8 {
+            bytes.append(byte)
+            if byte == UInt8(ascii: "\n") { bytes.append(contentsOf: prefix.utf8) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Adds one record.
@@ -49,8 +62,7 @@ struct RecordListing {
             output.line(Self.json(of: record))
         case .json:
             let object = Self.json(of: record, pretty: true)
-            let indented = object.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
-            output.write((count == 0 ? "[\n" : ",\n") + indented.joined(separator: "\n"))
+            output.write((count == 0 ? "[\n" : ",\n") + Self.indenting(object, by: "  ", first: true))
         case .table:
             let keys = record.values.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             if keys.isEmpty { table.append([record.ref.description, "", "{}"]) }
@@ -67,15 +79,24 @@ struct RecordListing {
         }
     }
 
-    /// Writes the records of `kind` (every kind when nil) of `store` in `format`.
-    static func write(_ store: Store, kind: String?, format: DumpFormat, to output: StandardOutput) throws {
+    /// Writes the records of `kind` (every kind when nil) of `store` in `format`, counting them
+    /// on `progress` when given (its total is set from the kinds' counters).
+    ///
+    /// One read transaction covers the whole dump, so the dump is one snapshot: loading it gives a
+    /// store as it was at one moment, even while writers go on. Memory stays constant for jsonl
+    /// and json (records are decoded and written one at a time); table holds its rows to align them.
+    /// The price is that pages freed by concurrent writers cannot be reused until the dump ends,
+    /// so the data file may grow meanwhile.
+    static func write(_ store: Store, kind: String?, format: DumpFormat, to output: StandardOutput, progress: Progress? = nil) throws {
         var listing = RecordListing(format: format, output: output)
         try store.read { txn in
             try txn.forEachRecord(ofKind: kind) { record in
                 listing.append(record)
+                progress?.advance()
                 return true
             }
         }
         listing.finish()
+        progress?.finish()
     }
 }

@@ -22,8 +22,11 @@ enum StoreAccess {
 
     /// Opens a store for writing (`set`), creating it when nothing is at `path` or the directory
     /// there is empty. A directory holding other files is not taken over: it must already be a store.
-    static func openCreating(_ path: String) throws(StoreError) -> Store {
+    /// - Parameter mapSize: the map size to start with, when more than the store's (`load` sizes
+    ///   it for its input, so the write need not grow the map and start again).
+    static func openCreating(_ path: String, mapSize: Int? = nil) throws(StoreError) -> Store {
         var options = Store.Options()
+        if let mapSize { options.mapSize = max(options.mapSize, mapSize) }
         options.createIfMissing = isAbsentOrEmptyDirectory(path)
         return try Store(path: path, options: options)
     }

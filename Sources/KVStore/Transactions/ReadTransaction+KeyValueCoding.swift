@@ -1,3 +1,5 @@
+import LMDB
+
 /// Key-value coding reads (DESIGN §6).
 extension ReadTransaction {
     /// The value of `key` in the record, after the kind's rules: a key the record does not hold
@@ -50,11 +52,37 @@ extension ReadTransaction {
     /// ```swift
     /// try txn.value(forKeyPath: "@sum.amount", ofKind: "invoice")   // .int(1234)
     /// ```
+    ///
+    /// `@count` reads the kind's counter; the other operators that start the path read the
+    /// records one at a time, holding only the right key path's values, not every record, and
+    /// (in a read transaction) giving back the map's pages passed, as ``forEachRecord(ofKind:_:)``.
     public func value(forKeyPath keyPath: String, ofKind kind: String) throws -> Value? {
         let path = try KeyValuePath(keyPath)
+        if case .operator(let op)? = path.components.first, Self.streamedOperators.contains(op) {
+            if op == .count { return .int(Int64(try count(ofKind: kind))) }
+            let source = TransactionSource(transaction: self), rest = path.components.dropFirst()
+            var values: [Value?] = []
+            var pages = MappedPages()
+            try RecordRef.validate(kind: kind)
+            try transaction.scan(databases.records, prefix: StoreLayout.kindPrefix(kind)) { key, record in
+                guard let ref = StoreLayout.ref(fromKey: key) else { return true }
+                if transaction.isReadOnly {
+                    pages.note(record)
+                    if pages.notedCount >= Self.pagesReleaseInterval { pages.release() }
+                }
+                values.append(try KeyPathEvaluator.value(at: rest, in: .reference(ref), source: source, fullPath: path))
+                return true
+            }
+            return try op.combine(values, keyPath: path.description)
+        }
         let refs = try refs(ofKind: kind).map(Value.reference)
         return try KeyPathEvaluator.value(forKeyPath: path, ofCollection: refs, source: TransactionSource(transaction: self))
     }
+
+    /// Operators over a kind's records that need no list of the records first.
+    private static let streamedOperators: Set<CollectionOperator> = [
+        .count, .sum, .avg, .max, .min, .unionOfObjects, .distinctUnionOfObjects,
+    ]
 
     /// The values of `keys`, `null` for each one that has no value (Foundation's
     /// `dictionaryWithValuesForKeys:`).

@@ -18,6 +18,10 @@ public final class WriteTransaction: ReadTransaction {
     var tracker = ChangeTracker()
     /// The journal entries appended so far.
     public private(set) var entries: [JournalEntry] = []
+    /// Whether ``entries`` keeps the entries appended (default true). A bulk load of millions of
+    /// records turns it off, so the transaction does not hold a copy of every record it journals;
+    /// nothing in the transaction reads them back.
+    package var keepsEntries = true
     /// The origin to stamp on entries (replicated apply); nil for local changes.
     var origin: JournalOrigin?
     private var sequenceState: (commit: UInt64, last: UInt64)?
@@ -44,7 +48,7 @@ public final class WriteTransaction: ReadTransaction {
         try transaction.put(
             StoreLayout.sequenceKey(state.last), JournalCodec.encode(entry, encodedNew: encodedNew),
             in: databases.journal, append: true)
-        entries.append(entry)
+        if keepsEntries { entries.append(entry) }
     }
 
     /// Gives the changes journaled from here on the next commit id, within this same LMDB

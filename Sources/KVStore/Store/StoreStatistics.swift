@@ -1,0 +1,82 @@
+import Foundation
+import LMDB
+
+/// What `kvstore stat` reports about a store: identity, sizes, page use, readers, records per
+/// kind and the journal's range, all read in one snapshot.
+///
+/// ```swift
+/// let stats = try store.statistics()
+/// print(stats.kinds)                          // [(kind: "invoice", count: 3), (kind: "person", count: 2)]
+/// print(stats.journal.last, stats.fileSize)   // 12 65536
+/// ```
+public struct StoreStatistics: Sendable {
+    /// Entry and page counts of one named database (`mdb_stat`).
+    public typealias DatabaseStatistics = LMDB.DatabaseStatistics
+    /// Map size, page size, pages used and reader slots of the environment (`mdb_env_info`).
+    public typealias EnvironmentStatistics = LMDB.Environment.Statistics
+
+    /// The journal's range.
+    public struct JournalRange: Sendable, Hashable {
+        /// The oldest sequence still held, nil when the journal is empty.
+        public var first: UInt64?
+        /// The newest sequence ever written (0 when nothing was journaled); it stays after truncation.
+        public var last: UInt64
+        /// The entries held.
+        public var entries: Int
+        /// The commit id of the last commit that journaled something (0 when none).
+        public var lastCommit: UInt64
+    }
+
+    /// The store's directory.
+    public var path: String
+    /// The store's unique id.
+    public var storeID: UUID
+    /// The layout's format version.
+    public var formatVersion: UInt32
+    /// When the store was created, when recorded.
+    public var created: Date?
+    /// The durability this process opened the store with (a per-open choice; the store keeps none).
+    public var durability: Durability
+    /// The size of `data.mdb` in bytes.
+    public var fileSize: Int
+    /// The environment's map and readers.
+    public var environment: EnvironmentStatistics
+    /// The named databases `records`, `journal` and `meta`, by name.
+    public var databases: [String: DatabaseStatistics]
+    /// The lock table's readers in use, besides the one reading these statistics
+    /// (see ``LMDB/Environment/readerList()``).
+    public var readers: [String]
+    /// The kinds that have records, with their counts, in name order.
+    public var kinds: [(kind: String, count: Int)]
+    /// The journal's range.
+    public var journal: JournalRange
+}
+
+extension Store {
+    /// The store's statistics, read in one snapshot.
+    public func statistics() throws -> StoreStatistics {
+        let dataFile = (path as NSString).appendingPathComponent("data.mdb")
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: dataFile)[.size] as? Int) ?? 0
+        // Taken before the snapshot, so this call's own reader is not counted.
+        let environmentStatistics = environment.statistics(), readers = environment.readerList()
+        return try read { txn in
+            let meta = txn.transaction
+            let created = StoreLayout.uint64(from: try meta.get(StoreLayout.MetaKey.created, in: databases.meta))
+                .map { Date(timeIntervalSince1970: Double(bitPattern: $0)) }
+            var databaseStatistics: [String: StoreStatistics.DatabaseStatistics] = [:]
+            for database in [databases.records, databases.journal, databases.meta] {
+                databaseStatistics[database.name] = try meta.statistics(of: database)
+            }
+            return StoreStatistics(
+                path: path, storeID: id,
+                formatVersion: StoreLayout.uint32(from: try meta.get(StoreLayout.MetaKey.format, in: databases.meta)) ?? 0,
+                created: created, durability: options.durability, fileSize: fileSize,
+                environment: environmentStatistics, databases: databaseStatistics,
+                readers: readers, kinds: try txn.kinds(),
+                journal: .init(
+                    first: try txn.firstSequence(), last: try txn.lastSequence(),
+                    entries: databaseStatistics[StoreLayout.journal]?.entries ?? 0,
+                    lastCommit: StoreLayout.uint64(from: try meta.get(StoreLayout.MetaKey.lastCommit, in: databases.meta)) ?? 0))
+        }
+    }
+}

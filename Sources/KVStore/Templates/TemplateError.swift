@@ -1,0 +1,45 @@
+/// A problem with a template or with rendering it, naming where in the template it is.
+///
+/// ```swift
+/// do { _ = try Template("Hello [[name") } catch { print(error) }
+/// // template line 1, column 7: '[[' is not closed by ']]'
+/// ```
+public struct TemplateError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Code: String, Sendable {
+        /// A `[[` without its `]]`.
+        case unclosedTag
+        /// A tag with no key path: `[[ ]]`, `[[raw]]`.
+        case emptyTag
+        /// A tag whose key path does not parse.
+        case invalidKeyPath
+        /// A key path with no value, when rendering strictly.
+        case undefinedValue
+    }
+
+    /// A place in the template: 1-based line, and 1-based column counted in characters.
+    public struct Position: Sendable, Hashable, CustomStringConvertible {
+        public var line: Int
+        public var column: Int
+
+        public init(line: Int, column: Int) {
+            self.line = line
+            self.column = column
+        }
+
+        public var description: String { "line \(line), column \(column)" }
+    }
+
+    public let code: Code
+    public let message: String
+    /// Where the tag concerned starts (its `[[`).
+    public let position: Position
+
+    public init(_ code: Code, _ message: String, at position: Position) {
+        self.code = code
+        self.message = message
+        self.position = position
+    }
+
+    public var description: String { "template \(position): \(message)" }
+}

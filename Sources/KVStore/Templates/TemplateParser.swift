@@ -1,0 +1,76 @@
+/// Splits a template's text into text and tags (see ``Template`` for the syntax).
+struct TemplateParser {
+    private let text: String
+    private static let rawPrefix = "raw "
+
+    init(_ text: String) {
+        self.text = text
+    }
+
+    func parse() throws(TemplateError) -> [Template.Part] {
+        var parts: [Template.Part] = []
+        var rest = text[...]
+        var position = Template.Position(line: 1, column: 1)
+        while let open = rest.range(of: "[[") {
+            let before = rest[..<open.lowerBound]
+            position.advance(over: before)
+            if !before.isEmpty { parts.append(.text(String(before))) }
+            let tagStart = position
+            let afterOpen = rest[open.upperBound...]
+            guard let close = afterOpen.range(of: "]]") else {
+                throw TemplateError(.unclosedTag, "'[[' is not closed by ']]'", at: tagStart)
+            }
+            let inside = afterOpen[..<close.lowerBound]
+            parts.append(try Self.tag(inside, at: tagStart))
+            position.advance(over: rest[open.lowerBound..<close.upperBound])
+            rest = afterOpen[close.upperBound...]
+        }
+        if !rest.isEmpty { parts.append(.text(String(rest))) }
+        return parts
+    }
+
+    /// The tag whose text between `[[` and `]]` is `inside`.
+    private static func tag(_ inside: Substring, at position: Template.Position) throws(TemplateError) -> Template.Part {
+        var keyPath = inside.trimmingSpaces()
+        var raw = false
+        if keyPath == "raw" || keyPath.hasPrefix(rawPrefix) {
+            raw = true
+            keyPath = keyPath.dropFirst(3).trimmingSpaces()
+        }
+        if keyPath.isEmpty {
+            throw TemplateError(.emptyTag, "the tag '[[\(inside)]]' names no key path", at: position)
+        }
+        do {
+            return .value(try KeyValuePath(String(keyPath)), raw: raw, position: position)
+        } catch {
+            throw TemplateError(.invalidKeyPath, error.description, at: position)
+        }
+    }
+}
+
+extension Template {
+    public typealias Position = TemplateError.Position
+}
+
+extension TemplateError.Position {
+    /// Moves past `text`: a new line per line break, else a column per character.
+    mutating func advance(over text: Substring) {
+        for character in text {
+            if character.isNewline {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingSpaces() -> Substring {
+        var result = self
+        while result.first?.isWhitespace == true { result.removeFirst() }
+        while result.last?.isWhitespace == true { result.removeLast() }
+        return result
+    }
+}

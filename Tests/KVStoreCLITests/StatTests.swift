@@ -1,0 +1,61 @@
+import Foundation
+import KVStore
+import Testing
+
+/// `stat`: counts, sizes, map use, readers and the journal range, as text or JSON.
+@Suite struct StatTests {
+    let dir: TestDirectory
+    let store: String
+
+    init() throws {
+        dir = try TestDirectory()
+        store = dir.path("store")
+        try dir.succeed("set", store, "person/ada", "name", #""Ada""#)
+        try dir.succeed("set", store, "person/ada", "age", "36")
+        try dir.succeed("set", store, "person/grace", "name", #""Grace""#)
+        try dir.succeed("set", store, "invoice/1", "amount", "120")
+    }
+
+    @Test func jsonHasTheCountsJournalRangeAndSizes() throws {
+        let stat = try TypedJSON.dictionary(from: dir.succeed("stat", store, "--format", "json").stdout)
+        #expect(stat["records"] == .dictionary(["total": 3, "kinds": .dictionary(["invoice": 1, "person": 2])]))
+        #expect(stat["journal"] == .dictionary(["first": 1, "last": 4, "entries": 4, "lastCommit": 4]))
+        guard case .dictionary(let storage)? = stat["storage"], case .dictionary(let databases)? = storage["databases"],
+              case .dictionary(let records)? = databases["records"], case .dictionary(let meta)? = stat["store"] else {
+            Issue.record("missing sections: \(stat)")
+            return
+        }
+        let fileSize = try #require(FileManager.default.attributesOfItem(atPath: store + "/data.mdb")[.size] as? Int)
+        #expect(storage["fileSize"] == .int(Int64(fileSize)))
+        #expect(storage["pageSize"] == 4096 || storage["pageSize"] == 16384)
+        #expect(storage["mapSize"] == .int(64 << 20))
+        #expect(records["entries"] == 3)
+        #expect(meta["format"] == 1)
+        #expect(meta["durability"] == "full")
+        #expect(meta["path"] == .string(store))
+        guard case .string(let id)? = meta["id"] else { throw CancellationError() }
+        #expect(UUID(uuidString: id) != nil)
+        #expect(stat["readers"] == .dictionary(["max": 126, "active": []]))
+    }
+
+    @Test func tableIsLabelledLines() throws {
+        let lines = try dir.succeed("stat", store).lines
+        #expect(lines.first == "store        \(store)")
+        #expect(lines.contains("records      3, by kind:"))
+        #expect(lines.contains("  invoice    1"))
+        #expect(lines.contains("  person     2"))
+        #expect(lines.contains("journal      4 entries, sequences 1…4"))
+        #expect(lines.contains("last commit  4"))
+        #expect(lines.contains { $0.hasPrefix("  records    3 entries, depth 1, pages: 1 leaf") })
+        #expect(lines.contains("readers      0 active, of 126 slots"))
+    }
+
+    @Test func anEmptyJournalHasNoFirstSequence() throws {
+        try dir.succeed("rm", store, "invoice/1")
+        try dir.kvstore(["load", dir.path("empty")], input: "")
+        let stat = try TypedJSON.dictionary(from: dir.succeed("stat", dir.path("empty"), "--format", "json").stdout)
+        #expect(stat["journal"] == .dictionary(["first": .null, "last": 0, "entries": 0, "lastCommit": 0]))
+        #expect(stat["records"] == .dictionary(["total": 0, "kinds": .dictionary([:])]))
+        #expect(try dir.succeed("stat", dir.path("empty")).lines.contains("journal      0 entries, empty (last sequence 0)"))
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A command's input file: a path, or `-` for standard input.
+enum InputFile {
+    /// The whole text of `path` (`-`: standard input), as UTF-8.
+    /// - Parameter what: what the file is, for error messages ("template").
+    static func text(of path: String, what: String) throws(CommandError) -> String {
+        let data: Data
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            try checkReadable(path, what: what)
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                throw CommandError("\(path): cannot read the \(what) file")
+            }
+            data = contents
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CommandError("\(path == "-" ? "standard input" : path): the \(what) is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// Fails with one line naming the problem when `path` is missing, a directory or unreadable.
+    static func checkReadable(_ path: String, what: String) throws(CommandError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandError("\(path): no such \(what) file")
+        }
+        if isDirectory.boolValue { throw CommandError("\(path): is a directory, not a \(what) file") }
+        if !FileManager.default.isReadableFile(atPath: path) {
+            throw CommandError("\(path): permission denied reading the \(what) file")
+        }
+    }
+}
+
+/// Lines of a file read in 1 MiB chunks, in constant memory, that can go back to a line read
+/// before (a store write may run its body again after growing the map).
+///
+/// Standard input is first copied to a temporary file (``StreamInput``), so it can be read again too.
+///
+/// ```swift
+/// let reader = try LineReader(path: "records.jsonl")
+/// while let line = try reader.nextLine() { … reader.lineNumber … }
+/// ```
+final class LineReader {
+    /// A place to come back to with ``seek(to:)``.
+    struct Mark {
+        let offset: Int
+        let lineNumber: Int
+    }
+
+    /// The number of the line last returned (1-based; 0 before the first).
+    private(set) var lineNumber = 0
+    /// The input's size in bytes.
+    let size: Int
+    private let input: StreamInput
+    private var descriptor: Int32 { input.descriptor }
+    private var buffer: [UInt8] = []
+    private var start = 0
+    /// The file offset of `buffer[0]`.
+    private var bufferOffset = 0
+    private var atEnd = false
+    private static let chunkSize = 1 << 20
+
+    /// Opens `path`, or standard input for `-` (copied to a temporary file, see ``StreamInput``).
+    init(path: String) throws {
+        if path != "-" { try InputFile.checkReadable(path, what: "jsonl") }
+        input = try StreamInput(path)
+        var status = stat()
+        fstat(input.descriptor, &status)
+        size = Int(status.st_size)
+    }
+
+    /// The number of lines in the whole input (a last line without a line break counts), for a
+    /// progress bar's total; reads the input once more, in chunks.
+    func countLines() -> Int {
+        var lines = 0, offset = 0, last: UInt8 = UInt8(ascii: "\n")
+        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Self.chunkSize, off_t(offset)) }
+            if count <= 0 { break }
+            lines += chunk[..<count].reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            last = chunk[count - 1]
+            offset += count
+        }
+        return last == UInt8(ascii: "\n") ? lines : lines + 1
+    }
+
+    /// The place of the next line.
+    var mark: Mark { Mark(offset: bufferOffset + start, lineNumber: lineNumber) }
+
+    /// Goes back (or forward) to `mark`.
+    func seek(to mark: Mark) {
+        buffer.removeAll(keepingCapacity: true)
+        start = 0
+        bufferOffset = mark.offset
+        lineNumber = mark.lineNumber
+        atEnd = false
+    }
+
+    /// The next line without its line break, or nil at the end of the input.
+    func nextLine() throws(CommandError) -> ArraySlice<UInt8>? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                defer { start = newline + 1 }
+                lineNumber += 1
+                return buffer[start..<newline]
+            }
+            if atEnd {
+                guard start < buffer.count else { return nil }
+                defer { start = buffer.count }
+                lineNumber += 1
+                return buffer[start...]
+            }
+            try fill()
+        }
+    }
+
+    /// Reads the next chunk after what the buffer holds, dropping what was consumed.
+    private func fill() throws(CommandError) {
+        buffer.removeFirst(start)
+        bufferOffset += start
+        start = 0
+        let kept = buffer.count
+        buffer.reserveCapacity(kept + Self.chunkSize)
+        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Self.chunkSize, off_t(bufferOffset + kept)) }
+        if count < 0 { throw CommandError("cannot read the input: \(String(cString: strerror(errno)))") }
+        if count == 0 { atEnd = true }
+        buffer.append(contentsOf: chunk[..<count])
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import KVStore
+
+/// `kvstore value PATH KIND KEYPATH`: a key path over all records of a kind.
+struct ValueCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "value",
+        abstract: "Print the value of a key path over all records of a kind, as typed JSON.",
+        discussion: """
+            A KEYPATH that starts with a collection operator applies it to the kind's records, \
+            in id order, reading the rest of the path from each: @count, @sum.amount, \
+            @avg.amount, @max.born, @min.born, @unionOfObjects.city, \
+            @distinctUnionOfObjects.city. A KEYPATH that starts with a key gives an array of \
+            each record's value (null where missing). A kind without records is an empty \
+            collection, as in 'kvstore dump --kind': @count and @sum give 0, @avg, @max and \
+            @min give null, a key gives [].
+
+            @count reads a counter; the other operators read the records one at a time.
+
+            Examples:
+              kvstore value ./store invoice @count
+              kvstore value ./store invoice @sum.amount
+              kvstore value ./store person @distinctUnionOfObjects.address.city
+              kvstore value ./store invoice customer.name
+            """
+    )
+
+    @Argument(help: "The store's directory.")
+    var path: String
+
+    @Argument(help: ArgumentHelp("The kind whose records form the collection.", valueName: "kind"))
+    var kind: String
+
+    @Argument(help: ArgumentHelp("A key path, e.g. @sum.amount.", valueName: "keypath"))
+    var keyPath: String
+
+    @Flag(help: "Indent the JSON over several lines.")
+    var pretty = false
+
+    func run() throws {
+        try reportingErrors {
+            let kind = try Input.kind(kind)
+            _ = try Input.keyPath(keyPath)
+            let store = try StoreAccess.openForReading(path)
+            let value = try store.read { txn in try txn.value(forKeyPath: keyPath, ofKind: kind) } ?? .null
+            let output = StandardOutput()
+            output.line(TypedJSON.string(from: value, pretty: pretty))
+            output.flush()
+        }
+    }
+}
