@@ -48,6 +48,37 @@ import Testing
         #expect(lines.contains("last commit  4"))
         #expect(lines.contains { $0.hasPrefix("  records    3 entries, depth 1, pages: 1 leaf") })
         #expect(lines.contains("readers      0 active, of 126 slots"))
+        #expect(lines.contains("consumers    none"))
+        #expect(lines.contains("sources      none (nothing replicated here)"))
+    }
+
+    @Test func consumersAndReplicationSourcesAreListed() throws {
+        try dir.succeed("journal", "consumers", store, "--register", "indexer", "--after", "1")
+        try dir.succeed("journal", "consumers", store, "--register", "mailer")
+        let copy = dir.path("copy")
+        try dir.kvstore(["journal", "export", store], output: "store.stream")
+        try dir.succeed("journal", "apply", copy, dir.path("store.stream"))
+        let source = try TypedJSON.dictionary(from: dir.succeed("stat", store, "--format", "json").stdout)
+        #expect(source["consumers"] == [
+            ["name": "indexer", "cursor": 1, "lag": 3, "expired": false],
+            ["name": "mailer", "cursor": 4, "lag": 0, "expired": false],
+        ])
+        guard case .dictionary(let identity)? = source["store"], case .string(let id)? = identity["id"] else {
+            Issue.record("no store id: \(source)")
+            return
+        }
+        let replica = try TypedJSON.dictionary(from: dir.succeed("stat", copy, "--format", "json").stdout)
+        #expect(replica["replication"] == [["source": .string(id), "applied": 4]])
+        #expect(replica["consumers"] == [])
+
+        let lines = try dir.succeed("stat", store).lines
+        #expect(lines.contains("consumers    2, cursor and lag:"))
+        #expect(lines.contains("  indexer    read through 1, 3 behind"))
+        #expect(lines.contains("  mailer     read through 4, 0 behind"))
+        try dir.succeed("journal", "truncate", store, "--before", "3", "--force")
+        #expect(try dir.succeed("stat", store).lines.contains(
+            "  indexer    read through 1, 3 behind (expired: the journal was truncated past its cursor)"))
+        #expect(try dir.succeed("stat", copy).lines.contains("  store      \(id) through sequence 4"))
     }
 
     @Test func anEmptyJournalHasNoFirstSequence() throws {

@@ -9,16 +9,17 @@ enum StatFormat: String, CaseIterable, ExpressibleByArgument {
     case json
 }
 
-/// `kvstore stat PATH`: counts, sizes, map use, readers and the journal's range.
+/// `kvstore stat PATH`: counts, sizes, map use, readers, the journal's range, consumers and sources.
 struct StatCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stat",
-        abstract: "Print a store's counts, sizes, map use, readers and journal range.",
+        abstract: "Print a store's counts, sizes, map use, readers, journal range and consumers.",
         discussion: """
             table (the default) prints labelled lines: the store's id, format and creation \
             time; records per kind; the journal's first and last sequence, entries and last \
-            commit; the data file's size, the map's size and use, the page size and the pages \
-            of each database (records, journal, meta) as mdb_stat counts them; and the reader \
+            commit; the durable consumers (cursor, lag, expired); the stores whose journals \
+            were applied here and through which sequence; the data file's size, the map's \
+            size and use, the page size and the pages of each database (records, journal, meta) as mdb_stat counts them; and the reader \
             slots in use by other processes. json prints the same as one typed JSON object, \
             with sizes in bytes.
 

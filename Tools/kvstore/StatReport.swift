@@ -3,8 +3,6 @@ import KVStore
 /// What `kvstore stat` prints, as sections of labelled rows (table) or one typed JSON object
 /// (json). Each section gives both forms, so the two never disagree.
 ///
-/// Durable consumers and replication lag belong here as further sections: add them to
-/// ``sections``.
 struct StatReport {
     /// One part of the report: its JSON key and value, and its lines for reading.
     struct Section {
@@ -16,7 +14,10 @@ struct StatReport {
     let sections: [Section]
 
     init(_ stats: StoreStatistics) {
-        sections = [Self.store(stats), Self.records(stats), Self.journal(stats), Self.storage(stats), Self.readers(stats)]
+        sections = [
+            Self.store(stats), Self.records(stats), Self.journal(stats), Self.consumers(stats),
+            Self.replication(stats), Self.storage(stats), Self.readers(stats),
+        ]
     }
 
     /// The whole report as one object, a key per section.
@@ -73,6 +74,27 @@ struct StatReport {
             ("journal", "\(Progress.grouped(journal.entries)) entries, \(range)"),
             ("last commit", "\(journal.lastCommit)"),
         ])
+    }
+
+    private static func consumers(_ stats: StoreStatistics) -> Section {
+        Section(key: "consumers", json: .array(stats.consumers.map { consumer in
+            .dictionary([
+                "name": .string(consumer.name), "cursor": .int(Int64(consumer.cursor)),
+                "lag": .int(Int64(consumer.lag)), "expired": .bool(consumer.isExpired),
+            ])
+        }), rows: [("consumers", stats.consumers.isEmpty ? "none" : "\(stats.consumers.count), cursor and lag:")]
+            + stats.consumers.map { consumer in
+                ("  \(consumer.name)", "read through \(consumer.cursor), \(Progress.grouped(Int(consumer.lag))) behind"
+                    + (consumer.isExpired ? " (expired: the journal was truncated past its cursor)" : ""))
+            })
+    }
+
+    private static func replication(_ stats: StoreStatistics) -> Section {
+        let checkpoints = stats.replicationCheckpoints
+        return Section(key: "replication", json: .array(checkpoints.map { checkpoint in
+            .dictionary(["source": .string(checkpoint.source.uuidString.lowercased()), "applied": .int(Int64(checkpoint.sequence))])
+        }), rows: [("sources", checkpoints.isEmpty ? "none (nothing replicated here)" : "\(checkpoints.count) store(s) applied here:")]
+            + checkpoints.map { ("  store", "\($0.source.uuidString.lowercased()) through sequence \($0.sequence)") })
     }
 
     private static func storage(_ stats: StoreStatistics) -> Section {

@@ -17,6 +17,22 @@ extension ReadTransaction {
     public func replicationCheckpoint(for source: UUID) throws -> UInt64 {
         StoreLayout.uint64(from: try transaction.get(StoreLayout.MetaKey.checkpoint(source), in: databases.meta)) ?? 0
     }
+
+    /// Every source applied to this store, with the last of its sequences applied, in key order.
+    /// - Throws: ``StoreError/Code/corrupt`` for a checkpoint that is not a source id and a UInt64.
+    public func replicationCheckpoints() throws -> [(source: UUID, sequence: UInt64)] {
+        let prefix = StoreLayout.MetaKey.checkpointPrefix
+        var result: [(source: UUID, sequence: UInt64)] = []
+        try transaction.scan(databases.meta, prefix: prefix) { key, value in
+            guard let source = UUID(uuidString: String(decoding: key.dropFirst(prefix.count), as: UTF8.self)),
+                  let sequence = StoreLayout.uint64(from: value) else {
+                throw StoreError(.corrupt, "a replication checkpoint in meta is malformed", path: store.path)
+            }
+            result.append((source, sequence))
+            return true
+        }
+        return result
+    }
 }
 
 extension WriteTransaction {

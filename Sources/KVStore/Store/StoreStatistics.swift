@@ -2,7 +2,7 @@ import Foundation
 import LMDB
 
 /// What `kvstore stat` reports about a store: identity, sizes, page use, readers, records per
-/// kind and the journal's range, all read in one snapshot.
+/// kind, the journal's range, durable consumers and replication checkpoints, all read in one snapshot.
 ///
 /// ```swift
 /// let stats = try store.statistics()
@@ -50,6 +50,10 @@ public struct StoreStatistics: Sendable {
     public var kinds: [(kind: String, count: Int)]
     /// The journal's range.
     public var journal: JournalRange
+    /// The durable consumers, with their cursors and lag (see ``JournalConsumer``).
+    public var consumers: [JournalConsumer.Status]
+    /// The sources whose journals were applied here, each with the last sequence applied.
+    public var replicationCheckpoints: [(source: UUID, sequence: UInt64)]
 }
 
 extension Store {
@@ -76,7 +80,8 @@ extension Store {
                 journal: .init(
                     first: try txn.firstSequence(), last: try txn.lastSequence(),
                     entries: databaseStatistics[StoreLayout.journal]?.entries ?? 0,
-                    lastCommit: StoreLayout.uint64(from: try meta.get(StoreLayout.MetaKey.lastCommit, in: databases.meta)) ?? 0))
+                    lastCommit: StoreLayout.uint64(from: try meta.get(StoreLayout.MetaKey.lastCommit, in: databases.meta)) ?? 0),
+                consumers: try txn.consumers(), replicationCheckpoints: try txn.replicationCheckpoints())
         }
     }
 }
