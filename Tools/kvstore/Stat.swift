@@ -19,9 +19,9 @@ struct StatCommand: ParsableCommand {
             time; records per kind; the journal's first and last sequence, entries and last \
             commit; the durable consumers (cursor, lag, expired); the stores whose journals \
             were applied here and through which sequence; the data file's size, the map's \
-            size and use, the page size and the pages of each database (records, journal, meta) as mdb_stat counts them; and the reader \
-            slots in use by other processes. json prints the same as one typed JSON object, \
-            with sizes in bytes.
+            size and use, the page size and the pages of each database (records, journal, \
+            meta) as mdb_stat counts them; and the reader slots in use by other processes. json \
+            prints the same as one typed JSON object, with sizes in bytes.
 
             Durability is not stored in a store: each process chooses it when opening \
             (kvstore's commands use full).

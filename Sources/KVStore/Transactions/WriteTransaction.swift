@@ -25,6 +25,8 @@ public final class WriteTransaction: ReadTransaction {
     /// The origin to stamp on entries (replicated apply); nil for local changes.
     var origin: JournalOrigin?
     private var sequenceState: (commit: UInt64, last: UInt64)?
+    /// Whether something was journaled under the current commit id (see ``startNextCommit()``).
+    private var commitHasEntries = false
     private var countDeltas: [String: Int] = [:]
     private let timestamp = Date()
 
@@ -49,15 +51,17 @@ public final class WriteTransaction: ReadTransaction {
             StoreLayout.sequenceKey(state.last), JournalCodec.encode(entry, encodedNew: encodedNew),
             in: databases.journal, append: true)
         if keepsEntries { entries.append(entry) }
+        commitHasEntries = true
     }
 
     /// Gives the changes journaled from here on the next commit id, within this same LMDB
     /// transaction (applying a journal: one commit id per source commit). A no-op while nothing
     /// was journaled under the current one.
     func startNextCommit() {
-        if var state = sequenceState, entries.last?.commitID == state.commit {
+        if var state = sequenceState, commitHasEntries {
             state.commit += 1
             sequenceState = state
+            commitHasEntries = false
         }
     }
 
