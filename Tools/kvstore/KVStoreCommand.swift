@@ -13,7 +13,8 @@ struct KVStoreCommand: ParsableCommand {
             {"$double":"NaN"}. Every change is journaled.
 
             Errors are one line on standard error, starting 'kvstore: ', with exit status 1 \
-            (64 for a mistake in the command line); bad input changes nothing.
+            (2 for verify and diff, whose 1 means findings or differences; 64 for a mistake in \
+            the command line); bad input changes nothing.
 
             Examples:
               kvstore demo
@@ -27,10 +28,9 @@ struct KVStoreCommand: ParsableCommand {
               kvstore render ./store person/ada --text 'Hello [[name]]'
             """,
         subcommands: [
-            DemoCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self,
-            DumpCommand.self, JournalCommand.self,
-            ReplayCommand.self, VerifyCommand.self, DiffCommand.self,
-            ValueCommand.self, LoadCommand.self, StatCommand.self, RenderCommand.self,
+            DemoCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ValueCommand.self,
+            DumpCommand.self, LoadCommand.self, JournalCommand.self, ReplayCommand.self,
+            StatCommand.self, VerifyCommand.self, DiffCommand.self, RenderCommand.self,
         ]
     )
 
