@@ -67,6 +67,16 @@ import TestSupport
         #expect(try dir.succeed("dump", store).lines.count == 3)
     }
 
+    /// A FILE that is a pipe — `/dev/stdin`, or the shell's `<(kvstore dump …)` — cannot be read
+    /// at an offset: it is spooled like standard input, not refused with "Illegal seek".
+    @Test func readsAFileThatIsAPipe() throws {
+        let executable = try #require(KVStoreExecutable.url).path
+        let input = try dir.write(Self.everyType, to: "in.jsonl")
+        let piped = try #require(try runExternalTool("/bin/sh", ["-c", #"cat "$1" | "$2" load "$3" /dev/stdin 2>&1"#, "sh", input, executable, store]))
+        #expect(piped.status == 0, "\(piped.output)")
+        #expect(try dir.succeed("dump", store).lines.count == 3)
+    }
+
     @Test func aLineWithoutIDGetsAGeneratedOne() throws {
         try dir.kvstore(["load", store], input: #"{"kind":"note","values":{"text":"a"}}"# + "\n" + #"{"kind":"note","values":{"text":"b"}}"#)
         let records = try dir.succeed("dump", store).objects()
