@@ -122,6 +122,19 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("empty")).isEmpty)
     }
 
+    /// A failed load removes every directory it created for the new store, not only the last one.
+    @Test func aFailedLoadLeavesNoParentDirectoryBehind() throws {
+        try dir.fail(["load", dir.path("a/b/new")], input: "not json", says: "line 1, column 1")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("a")))
+    }
+
+    /// With --batch, a failure before any batch committed leaves no new, empty store behind.
+    @Test func aBatchedLoadThatCommittedNothingLeavesNoStoreBehind() throws {
+        let input = #"{"kind":"n","id":"1","values":{}}"# + "\n{oops"
+        try dir.fail(["load", dir.path("new"), "--batch", "2"], input: input, says: "0 records were loaded before it")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("new")))
+    }
+
     @Test func batchesCommitOnTheirOwnAndTheErrorCountsWhatWasLoaded() throws {
         var lines = (1...7).map { #"{"kind":"n","id":"\#($0)","values":{"i":\#($0)}}"# }
         lines.insert("{oops", at: 5)
