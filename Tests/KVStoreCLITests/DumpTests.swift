@@ -31,6 +31,13 @@ import Testing
         #expect(try dir.succeed("dump", store, "--format", "jsonl").stdout == Self.jsonl)
     }
 
+    /// The help shows a line's fields in the order dump writes them (it said "id" came first).
+    @Test func helpShowsTheFieldsInTheOrderWritten() throws {
+        let help = try dir.succeed("dump", "--help").stdout
+        #expect(help.contains(#"{"kind":…,"id":…,"values":{…}}"#), "\(help)")
+        #expect(!help.contains(#"{"id":…,"kind":…"#), "\(help)")
+    }
+
     @Test func kindSelectsTheRecordsOfOneKind() throws {
         let people = try dir.succeed("dump", store, "--kind", "person")
         #expect(people.lines == Array(Self.jsonl.split(separator: "\n").suffix(2).map(String.init)))

@@ -8,7 +8,7 @@ struct DumpCommand: ParsableCommand {
         abstract: "Print the store's records, ordered by kind then id.",
         discussion: """
             jsonl (the default) writes one compact typed JSON object per record and line, \
-            {"id":…,"kind":…,"values":{…}}, with keys sorted: the same store always dumps to the \
+            {"kind":…,"id":…,"values":{…}}, the values' keys sorted: the same store always dumps to the \
             same bytes, which 'kvstore load' reads back. json writes one pretty-printed array \
             of those objects; table writes aligned columns REF, KEY, VALUE for reading.
 
