@@ -69,6 +69,20 @@ import Testing
         #expect(invoices.lines.count == 4)
     }
 
+    /// A key holding a line break or a tab is shown as a JSON string, so each key keeps one
+    /// aligned line (the raw line break split the row in two).
+    @Test func tableShowsAKeyWithControlCharactersQuoted() throws {
+        let odd = dir.path("odd")
+        try dir.succeed("set", odd, "note/1", "two\nlines", "1")
+        try dir.succeed("set", odd, "note/1", "plain", "2")
+        #expect(try dir.succeed("dump", odd, "--format", "table").stdout == """
+            REF     KEY           VALUE
+            note/1  plain         2
+            note/1  "two\\nlines"  1
+
+            """)
+    }
+
     @Test func aStoreWithoutRecordsDumpsNothing() throws {
         let empty = dir.path("empty")
         try dir.succeed("set", empty, "person/ada", "name", #""Ada""#)
