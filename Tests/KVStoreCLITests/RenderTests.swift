@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `render`: a template file, standard input or `--text`, filled with a record's values.
 @Suite struct RenderTests {
@@ -30,6 +31,14 @@ import Testing
         let expected = "Total 200.5 for Ada &lt;Lovelace&gt; &amp; &quot;Byron&quot;&#39;s (person/ada)"
         #expect(try dir.kvstore(["render", store, "invoice/1", "-"], input: template).stdout == expected)
         #expect(try dir.succeed("render", store, "invoice/1", "--text", template).stdout == expected)
+    }
+
+    /// A TEMPLATE file that is a pipe (`/dev/stdin`, the shell's `<(…)`) is read to its end; it
+    /// was refused with "cannot read the template file".
+    @Test func readsATemplateFileThatIsAPipe() throws {
+        let executable = try #require(KVStoreExecutable.url).path
+        let piped = try #require(try runExternalTool("/bin/sh", ["-c", #"printf 'Hi [[address.city]]' | "$1" render "$2" person/ada /dev/stdin 2>&1"#, "sh", executable, store]))
+        #expect(piped.status == 0 && piped.output == "Hi London", "\(piped.output)")
     }
 
     @Test func errorsNameTheProblem() throws {
