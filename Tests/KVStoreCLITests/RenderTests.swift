@@ -43,6 +43,9 @@ import TestSupport
 
     @Test func errorsNameTheProblem() throws {
         try dir.fail(["render", store, "person/ada", "--text", "a\nb [[name"], says: "kvstore: template line 2, column 3: '[[' is not closed by ']]'")
+        // A tag left open before the next one: the error names it, rather than reading
+        // "name, see [[address.city" as one key path and rendering nothing for both.
+        try dir.fail(["render", store, "person/ada", "--text", "Hi [[name, see [[address.city]]"], says: "template line 1, column 4: '[[' is not closed by ']]'")
         try dir.fail(["render", store, "person/ada", "--text", "[[ ]]"], says: "template line 1, column 1: the tag '[[ ]]' names no key path")
         try dir.fail(["render", store, "person/ada", "--text", "x [[a..b]]"], says: "template line 1, column 3: invalid key path 'a..b'")
         try dir.fail(["render", store, "person/ada", "--text", "[[tags.@cnt]]"], says: "unknown collection operator '@cnt'")

@@ -17,6 +17,7 @@ import Testing
 
     @Test(arguments: [
         ("ab\n  [[x", TemplateError.Code.unclosedTag, 2, 3),
+        ("a [[x b [[y]]", .unclosedTag, 1, 3),
         ("é[[ ]]", .emptyTag, 1, 2),
         ("[[raw]]", .emptyTag, 1, 1),
         ("[[x]] [[.x]]", .invalidKeyPath, 1, 7),

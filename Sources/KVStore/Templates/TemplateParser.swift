@@ -17,7 +17,8 @@ struct TemplateParser {
             if !before.isEmpty { parts.append(.text(String(before))) }
             let tagStart = position
             let afterOpen = rest[open.upperBound...]
-            guard let close = afterOpen.range(of: "]]") else {
+            guard let close = afterOpen.range(of: "]]"),
+                  afterOpen[..<close.lowerBound].range(of: "[[") == nil else {
                 throw TemplateError(.unclosedTag, "'[[' is not closed by ']]'", at: tagStart)
             }
             let inside = afterOpen[..<close.lowerBound]
