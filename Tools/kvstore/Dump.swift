@@ -14,7 +14,8 @@ struct DumpCommand: ParsableCommand {
 
             The dump reads one snapshot (one read transaction), in constant memory for jsonl \
             and json; table holds its rows until it aligns them. A kind without records dumps \
-            nothing. On a terminal, a progress bar on standard error counts the records.
+            nothing. When standard error is a terminal and standard output is not, a progress \
+            bar on standard error counts the records.
 
             Examples:
               kvstore dump ./store
@@ -40,7 +41,8 @@ struct DumpCommand: ParsableCommand {
             let total = try store.read { txn in
                 try kind.map { try txn.count(ofKind: $0) } ?? txn.kinds().reduce(0) { $0 + $1.count }
             }
-            let progress = Progress(label: "dumping", unit: "records", total: total)
+            // No bar when the records go to the terminal as well: it would be drawn among them.
+            let progress = Progress(label: "dumping", unit: "records", total: total, enabled: Progress.terminalApartFromOutput)
             try RecordListing.write(store, kind: kind, format: format, to: output, progress: progress)
             output.flush()
         }
