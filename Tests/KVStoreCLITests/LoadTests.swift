@@ -126,6 +126,9 @@ import TestSupport
     @Test func aFailedLoadLeavesNoParentDirectoryBehind() throws {
         try dir.fail(["load", dir.path("a/b/new")], input: "not json", says: "line 1, column 1")
         #expect(!FileManager.default.fileExists(atPath: dir.path("a")))
+        // A path taken literally (a quoted "~"), relative to the working directory.
+        try dir.fail(["load", "~/b//new/"], input: "not json", says: "line 1, column 1")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("~")))
     }
 
     /// With --batch, a failure before any batch committed leaves no new, empty store behind.

@@ -83,12 +83,15 @@ struct LoadCommand: ParsableCommand {
     /// `path` creates. Nil when `path` exists.
     private static func outermostMissingDirectory(of path: String) -> String? {
         var missing: String?
-        var candidate = (path as NSString).standardizingPath
-        while !candidate.isEmpty && !FileManager.default.fileExists(atPath: candidate) {
-            missing = candidate
-            let parent = (candidate as NSString).deletingLastPathComponent
-            if parent == candidate { break }
-            candidate = parent
+        // The path as given, its parents by cutting at slashes: NSString's path methods expand
+        // (and, on Linux, trap on) a leading "~".
+        var candidate = Substring(path)
+        while !candidate.isEmpty && !FileManager.default.fileExists(atPath: String(candidate)) {
+            missing = String(candidate)
+            while candidate.count > 1 && candidate.hasSuffix("/") { candidate.removeLast() }
+            guard let slash = candidate.lastIndex(of: "/") else { break }
+            candidate = candidate[...slash]
+            while candidate.count > 1 && candidate.hasSuffix("/") { candidate.removeLast() }
         }
         return missing
     }
