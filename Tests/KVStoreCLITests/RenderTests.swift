@@ -26,6 +26,13 @@ import TestSupport
             """)
     }
 
+    /// `raw` followed by a tab or a line break still marks the tag raw (it was read as the key
+    /// "raw\tname", which rendered as nothing).
+    @Test func rawTakesAnyWhiteSpaceAfterIt() throws {
+        #expect(try dir.succeed("render", store, "person/ada", "--text", "[[raw\tname]]|[[raw\naddress.city]]").stdout
+                == #"Ada <Lovelace> & "Byron"'s|London"#)
+    }
+
     @Test func readsStandardInputOrText() throws {
         let template = "Total [[lines.@sum.amount]] for [[customer.name]] ([[customer]])"
         let expected = "Total 200.5 for Ada &lt;Lovelace&gt; &amp; &quot;Byron&quot;&#39;s (person/ada)"

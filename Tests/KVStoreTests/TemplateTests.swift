@@ -12,6 +12,8 @@ import Testing
             .text("]] c"),
         ])
         #expect(try Template("").parts.isEmpty)
+        // Any white space after raw, as around the key path (a tab made "raw\tz" one key).
+        #expect(try Template("[[raw\tz]]").parts == [.value(try KeyValuePath("z"), raw: true, position: .init(line: 1, column: 1))])
         #expect(try Template("[[rawness]]").parts == [.value(try KeyValuePath("rawness"), raw: false, position: .init(line: 1, column: 1))])
     }
 
