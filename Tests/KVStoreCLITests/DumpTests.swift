@@ -31,6 +31,13 @@ import Testing
         #expect(try dir.succeed("dump", store, "--format", "jsonl").stdout == Self.jsonl)
     }
 
+    /// The help shows a line's fields in the order dump writes them (it said "id" came first).
+    @Test func helpShowsTheFieldsInTheOrderWritten() throws {
+        let help = try dir.succeed("dump", "--help").stdout
+        #expect(help.contains(#"{"kind":…,"id":…,"values":{…}}"#), "\(help)")
+        #expect(!help.contains(#"{"id":…,"kind":…"#), "\(help)")
+    }
+
     @Test func kindSelectsTheRecordsOfOneKind() throws {
         let people = try dir.succeed("dump", store, "--kind", "person")
         #expect(people.lines == Array(Self.jsonl.split(separator: "\n").suffix(2).map(String.init)))
@@ -60,6 +67,20 @@ import Testing
             """)
         let invoices = try dir.succeed("dump", store, "--format", "table", "--kind", "invoice")
         #expect(invoices.lines.count == 4)
+    }
+
+    /// A key holding a line break or a tab is shown as a JSON string, so each key keeps one
+    /// aligned line (the raw line break split the row in two).
+    @Test func tableShowsAKeyWithControlCharactersQuoted() throws {
+        let odd = dir.path("odd")
+        try dir.succeed("set", odd, "note/1", "two\nlines", "1")
+        try dir.succeed("set", odd, "note/1", "plain", "2")
+        #expect(try dir.succeed("dump", odd, "--format", "table").stdout == """
+            REF     KEY           VALUE
+            note/1  plain         2
+            note/1  "two\\nlines"  1
+
+            """)
     }
 
     @Test func aStoreWithoutRecordsDumpsNothing() throws {

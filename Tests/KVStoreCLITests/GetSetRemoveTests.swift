@@ -37,6 +37,15 @@ import TestSupport
         #expect(try dir.succeed("get", store, "thing/1", "key").stdout == json + "\n")
     }
 
+    /// A negative VALUE without '--' is taken for an option; the usage error says so (it said
+    /// only "Missing expected argument '<value>'", though the value was there).
+    @Test func aNegativeValueWithoutDashDashIsExplained() throws {
+        let result = try dir.kvstore("set", store, "account/1", "balance", "-25")
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("'-25' was read as an option: put '--' before a negative number (see 'kvstore set --help')"), "\(result)")
+        try dir.succeed("set", store, "account/1", "balance", "--", "-25")
+    }
+
     @Test func getPrintsTheWholeRecordWithSortedKeys() throws {
         try dir.succeed("set", store, "person/ada", "name", #""Ada""#)
         try dir.succeed("set", store, "person/ada", "born", "1815")

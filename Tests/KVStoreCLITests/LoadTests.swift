@@ -67,6 +67,16 @@ import TestSupport
         #expect(try dir.succeed("dump", store).lines.count == 3)
     }
 
+    /// A FILE that is a pipe — `/dev/stdin`, or the shell's `<(kvstore dump …)` — cannot be read
+    /// at an offset: it is spooled like standard input, not refused with "Illegal seek".
+    @Test func readsAFileThatIsAPipe() throws {
+        let executable = try #require(KVStoreExecutable.url).path
+        let input = try dir.write(Self.everyType, to: "in.jsonl")
+        let piped = try #require(try runExternalTool("/bin/sh", ["-c", #"cat "$1" | "$2" load "$3" /dev/stdin 2>&1"#, "sh", input, executable, store]))
+        #expect(piped.status == 0, "\(piped.output)")
+        #expect(try dir.succeed("dump", store).lines.count == 3)
+    }
+
     @Test func aLineWithoutIDGetsAGeneratedOne() throws {
         try dir.kvstore(["load", store], input: #"{"kind":"note","values":{"text":"a"}}"# + "\n" + #"{"kind":"note","values":{"text":"b"}}"#)
         let records = try dir.succeed("dump", store).objects()
@@ -110,6 +120,22 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: dir.path("empty"), withIntermediateDirectories: false)
         try dir.fail(["load", dir.path("empty")], input: input, says: message)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("empty")).isEmpty)
+    }
+
+    /// A failed load removes every directory it created for the new store, not only the last one.
+    @Test func aFailedLoadLeavesNoParentDirectoryBehind() throws {
+        try dir.fail(["load", dir.path("a/b/new")], input: "not json", says: "line 1, column 1")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("a")))
+        // A path taken literally (a quoted "~"), relative to the working directory.
+        try dir.fail(["load", "~/b//new/"], input: "not json", says: "line 1, column 1")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("~")))
+    }
+
+    /// With --batch, a failure before any batch committed leaves no new, empty store behind.
+    @Test func aBatchedLoadThatCommittedNothingLeavesNoStoreBehind() throws {
+        let input = #"{"kind":"n","id":"1","values":{}}"# + "\n{oops"
+        try dir.fail(["load", dir.path("new"), "--batch", "2"], input: input, says: "0 records were loaded before it")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("new")))
     }
 
     @Test func batchesCommitOnTheirOwnAndTheErrorCountsWhatWasLoaded() throws {

@@ -37,6 +37,18 @@ import TestSupport
         #expect(try dir.succeed("load", dir.path("other"), input).stdout.isEmpty)
     }
 
+    /// When the records go to the terminal too, dump draws no bar: it was glued to the records
+    /// (`… 581s left{"kind":…`) and redrawn between them.
+    @Test func dumpToTheTerminalDrawsNoBar() throws {
+        let dir = try TestDirectory()
+        let executable = try #require(KVStoreExecutable.url).path
+        let store = dir.path("store")
+        try dir.succeed("load", store, dir.write((1...300).map { #"{"kind":"n","id":"\#($0)","values":{}}"# }.joined(separator: "\n"), to: "in.jsonl"))
+        let shown = try onTerminal("\(quoted(executable)) dump \(quoted(store))")
+        #expect(!shown.contains("dumping"), "\(shown)")
+        #expect(shown.contains(#"{"kind":"n","id":"99","values":{}}"#), "\(shown)")
+    }
+
     @Test func aFailureClearsTheBarAndLeavesTheErrorLine() throws {
         let dir = try TestDirectory()
         let executable = try #require(KVStoreExecutable.url).path

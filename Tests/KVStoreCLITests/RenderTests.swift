@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `render`: a template file, standard input or `--text`, filled with a record's values.
 @Suite struct RenderTests {
@@ -25,6 +26,13 @@ import Testing
             """)
     }
 
+    /// `raw` followed by a tab or a line break still marks the tag raw (it was read as the key
+    /// "raw\tname", which rendered as nothing).
+    @Test func rawTakesAnyWhiteSpaceAfterIt() throws {
+        #expect(try dir.succeed("render", store, "person/ada", "--text", "[[raw\tname]]|[[raw\naddress.city]]").stdout
+                == #"Ada <Lovelace> & "Byron"'s|London"#)
+    }
+
     @Test func readsStandardInputOrText() throws {
         let template = "Total [[lines.@sum.amount]] for [[customer.name]] ([[customer]])"
         let expected = "Total 200.5 for Ada &lt;Lovelace&gt; &amp; &quot;Byron&quot;&#39;s (person/ada)"
@@ -32,8 +40,19 @@ import Testing
         #expect(try dir.succeed("render", store, "invoice/1", "--text", template).stdout == expected)
     }
 
+    /// A TEMPLATE file that is a pipe (`/dev/stdin`, the shell's `<(…)`) is read to its end; it
+    /// was refused with "cannot read the template file".
+    @Test func readsATemplateFileThatIsAPipe() throws {
+        let executable = try #require(KVStoreExecutable.url).path
+        let piped = try #require(try runExternalTool("/bin/sh", ["-c", #"printf 'Hi [[address.city]]' | "$1" render "$2" person/ada /dev/stdin 2>&1"#, "sh", executable, store]))
+        #expect(piped.status == 0 && piped.output == "Hi London", "\(piped.output)")
+    }
+
     @Test func errorsNameTheProblem() throws {
         try dir.fail(["render", store, "person/ada", "--text", "a\nb [[name"], says: "kvstore: template line 2, column 3: '[[' is not closed by ']]'")
+        // A tag left open before the next one: the error names it, rather than reading
+        // "name, see [[address.city" as one key path and rendering nothing for both.
+        try dir.fail(["render", store, "person/ada", "--text", "Hi [[name, see [[address.city]]"], says: "template line 1, column 4: '[[' is not closed by ']]'")
         try dir.fail(["render", store, "person/ada", "--text", "[[ ]]"], says: "template line 1, column 1: the tag '[[ ]]' names no key path")
         try dir.fail(["render", store, "person/ada", "--text", "x [[a..b]]"], says: "template line 1, column 3: invalid key path 'a..b'")
         try dir.fail(["render", store, "person/ada", "--text", "[[tags.@cnt]]"], says: "unknown collection operator '@cnt'")

@@ -12,11 +12,14 @@ import Testing
             .text("]] c"),
         ])
         #expect(try Template("").parts.isEmpty)
+        // Any white space after raw, as around the key path (a tab made "raw\tz" one key).
+        #expect(try Template("[[raw\tz]]").parts == [.value(try KeyValuePath("z"), raw: true, position: .init(line: 1, column: 1))])
         #expect(try Template("[[rawness]]").parts == [.value(try KeyValuePath("rawness"), raw: false, position: .init(line: 1, column: 1))])
     }
 
     @Test(arguments: [
         ("ab\n  [[x", TemplateError.Code.unclosedTag, 2, 3),
+        ("a [[x b [[y]]", .unclosedTag, 1, 3),
         ("é[[ ]]", .emptyTag, 1, 2),
         ("[[raw]]", .emptyTag, 1, 1),
         ("[[x]] [[.x]]", .invalidKeyPath, 1, 7),

@@ -8,13 +8,14 @@ struct DumpCommand: ParsableCommand {
         abstract: "Print the store's records, ordered by kind then id.",
         discussion: """
             jsonl (the default) writes one compact typed JSON object per record and line, \
-            {"id":…,"kind":…,"values":{…}}, with keys sorted: the same store always dumps to the \
+            {"kind":…,"id":…,"values":{…}}, the values' keys sorted: the same store always dumps to the \
             same bytes, which 'kvstore load' reads back. json writes one pretty-printed array \
             of those objects; table writes aligned columns REF, KEY, VALUE for reading.
 
             The dump reads one snapshot (one read transaction), in constant memory for jsonl \
             and json; table holds its rows until it aligns them. A kind without records dumps \
-            nothing. On a terminal, a progress bar on standard error counts the records.
+            nothing. When standard error is a terminal and standard output is not, a progress \
+            bar on standard error counts the records.
 
             Examples:
               kvstore dump ./store
@@ -40,7 +41,8 @@ struct DumpCommand: ParsableCommand {
             let total = try store.read { txn in
                 try kind.map { try txn.count(ofKind: $0) } ?? txn.kinds().reduce(0) { $0 + $1.count }
             }
-            let progress = Progress(label: "dumping", unit: "records", total: total)
+            // No bar when the records go to the terminal as well: it would be drawn among them.
+            let progress = Progress(label: "dumping", unit: "records", total: total, enabled: Progress.terminalApartFromOutput)
             try RecordListing.write(store, kind: kind, format: format, to: output, progress: progress)
             output.flush()
         }

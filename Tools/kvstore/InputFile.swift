@@ -17,7 +17,8 @@ enum InputFile {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
             try checkReadable(path, what: what)
-            guard let contents = FileManager.default.contents(atPath: path) else {
+            // Read to the end through a handle: FileManager's contents(atPath:) fails on a pipe.
+            guard let contents = try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).readToEnd() ?? Data() else {
                 throw CommandError("\(path): cannot read the \(what) file")
             }
             data = contents

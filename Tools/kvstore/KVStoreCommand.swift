@@ -45,8 +45,12 @@ struct KVStoreCommand: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .success || error is ExitCode { exit(withError: error) }
-            let message = self.message(for: error)
+            var message = self.message(for: error)
                 .split(separator: "\n").first.map(String.init) ?? "invalid command line"
+            if message.hasPrefix("Missing expected argument"),
+               let number = arguments.prefix(while: { $0 != "--" }).first(where: { $0.count > 1 && $0.hasPrefix("-") && Double($0) != nil }) {
+                message += "; '\(number)' was read as an option: put '--' before a negative number"
+            }
             StandardError.report("\(message) (see '\(helpCommand(for: arguments)) --help')")
             exit(withError: ExitCode(code.rawValue))
         }

@@ -18,8 +18,8 @@ struct LoadCommand: ParsableCommand {
             malformed JSON, a bad kind or id, a record that already exists — leaves the store \
             as it was (a store created for the load is removed again), and the error names the \
             line: 'kvstore: line 17: …'. With --batch N, every N records commit on their own: \
-            a bad line leaves the batches before it committed, and the error says how many \
-            records were loaded. With --replace, a record that exists is replaced whole \
+            a bad line leaves the batches before it committed (a store created for the load \
+            is removed when none did), and the error says how many records were loaded. With --replace, a record that exists is replaced whole \
             (journaled as its deletion, then the insertion).
 
             Examples:
@@ -54,14 +54,18 @@ struct LoadCommand: ParsableCommand {
             let reader = try LineReader(path: input)
             if isatty(2) == 1 { progress = Progress(label: "loading", unit: "lines", total: reader.countLines()) }
             let isNewStore = StoreAccess.isAbsentOrEmptyDirectory(path)
-            let directoryExisted = FileManager.default.fileExists(atPath: path)
+            let createdDirectory = Self.outermostMissingDirectory(of: path)
+            var loader: Loader?
             do {
                 let store = try StoreAccess.openCreating(path, mapSize: Self.mapSize(forInputOf: reader.size))
-                let loader = Loader(store: store, reader: reader, replace: replace, progress: progress)
-                try loader.run(batch: batch)
+                loader = Loader(store: store, reader: reader, replace: replace, progress: progress)
+                try loader?.run(batch: batch)
             } catch {
                 progress.clear()
-                if isNewStore && batch == nil { Self.remove(newStoreAt: path, directoryExisted: directoryExisted) }
+                if isNewStore && (loader?.committed ?? 0) == 0 {
+                    loader = nil  // closes the store before its files go
+                    Self.remove(newStoreAt: path, createdDirectory: createdDirectory)
+                }
                 throw error
             }
             progress.finish()
@@ -75,12 +79,29 @@ struct LoadCommand: ParsableCommand {
         return size
     }
 
-    /// Removes a store the failed load created, and its directory when the load made that too.
-    private static func remove(newStoreAt path: String, directoryExisted: Bool) {
-        if directoryExisted {
-            for file in ["data.mdb", "lock.mdb"] { try? FileManager.default.removeItem(atPath: (path as NSString).appendingPathComponent(file)) }
+    /// The outermost of `path` and its parents that does not exist: what creating the store at
+    /// `path` creates. Nil when `path` exists.
+    private static func outermostMissingDirectory(of path: String) -> String? {
+        var missing: String?
+        // The path as given, its parents by cutting at slashes: NSString's path methods expand
+        // (and, on Linux, trap on) a leading "~".
+        var candidate = Substring(path)
+        while !candidate.isEmpty && !FileManager.default.fileExists(atPath: String(candidate)) {
+            missing = String(candidate)
+            while candidate.count > 1 && candidate.hasSuffix("/") { candidate.removeLast() }
+            guard let slash = candidate.lastIndex(of: "/") else { break }
+            candidate = candidate[...slash]
+            while candidate.count > 1 && candidate.hasSuffix("/") { candidate.removeLast() }
+        }
+        return missing
+    }
+
+    /// Removes a store the failed load created, and the directories the load made for it.
+    private static func remove(newStoreAt path: String, createdDirectory: String?) {
+        if let createdDirectory {
+            try? FileManager.default.removeItem(atPath: createdDirectory)
         } else {
-            try? FileManager.default.removeItem(atPath: path)
+            for file in ["data.mdb", "lock.mdb"] { try? FileManager.default.removeItem(atPath: (path as NSString).appendingPathComponent(file)) }
         }
     }
 }
@@ -91,10 +112,18 @@ private struct Loader {
     let reader: LineReader
     let replace: Bool
     let progress: Progress
+    /// The records committed so far.
+    private(set) var committed = 0
+
+    init(store: Store, reader: LineReader, replace: Bool, progress: Progress) {
+        self.store = store
+        self.reader = reader
+        self.replace = replace
+        self.progress = progress
+    }
 
     /// Loads everything: in one write when `batch` is nil, else `batch` records per write.
-    func run(batch: Int?) throws {
-        var loaded = 0
+    mutating func run(batch: Int?) throws {
         while true {
             let start = reader.mark
             let inserted: Int
@@ -107,9 +136,9 @@ private struct Loader {
                 }
             } catch {
                 guard let batch else { throw CommandError("\(error); nothing was loaded") }
-                throw CommandError("\(error); \(loaded) records were loaded before it (committed in batches of \(batch))")
+                throw CommandError("\(error); \(committed) records were loaded before it (committed in batches of \(batch))")
             }
-            loaded += inserted
+            committed += inserted
             if inserted < (batch ?? .max) { return }
         }
     }

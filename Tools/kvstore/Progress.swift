@@ -45,6 +45,11 @@ final class Progress {
         self.start = Self.now()
     }
 
+    /// True when standard error is a terminal and standard output is not: the condition for a
+    /// command that writes its results to standard output as it goes, so the bar is not drawn
+    /// among them.
+    static var terminalApartFromOutput: Bool { isatty(2) == 1 && isatty(1) == 0 }
+
     /// Counts `n` more done, redrawing when a tenth of a second has passed since the last redraw.
     func advance(by n: Int = 1) {
         count += n

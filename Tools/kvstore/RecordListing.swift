@@ -66,7 +66,7 @@ struct RecordListing {
         case .table:
             let keys = record.values.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             if keys.isEmpty { table.append([record.ref.description, "", "{}"]) }
-            for key in keys { table.append([record.ref.description, key, Table.cell(record.values[key])]) }
+            for key in keys { table.append([record.ref.description, Table.label(key), Table.cell(record.values[key])]) }
         }
     }
 

@@ -41,6 +41,18 @@ struct Table {
         }
     }
 
+    /// A name (a key) as a table cell: as it is, or as a JSON string when it holds a control
+    /// character, which would break the row's line or its alignment.
+    ///
+    /// ```swift
+    /// Table.label("name")       // name
+    /// Table.label("two\nlines") // "two\nlines"
+    /// ```
+    static func label(_ name: String) -> String {
+        guard name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return name }
+        return TypedJSON.string(from: .string(name))
+    }
+
     /// A value as a table cell: compact typed JSON, shortened with `…` past `limit` characters;
     /// `-` for no value.
     static func cell(_ value: Value?, limit: Int = .max) -> String {

@@ -6,7 +6,7 @@
 ///   path are ignored: `[[ name ]]` is `[[name]]`.
 /// - `[[raw keyPath]]` is replaced by the same text, not escaped: only where the template asks.
 /// - Everything else is copied as it is, a lone `]]` included. There is no escape for a literal
-///   `[[`: every `[[` opens a tag.
+///   `[[`: every `[[` opens a tag, so a tag not closed before the next `[[` is an error.
 ///
 /// Key paths are those of ``ReadTransaction/value(forKeyPath:of:)``: nested dictionaries,
 /// references, arrays and collection operators (`[[lines.@sum.amount]]`). A value's text is

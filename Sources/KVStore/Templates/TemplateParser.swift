@@ -1,7 +1,6 @@
 /// Splits a template's text into text and tags (see ``Template`` for the syntax).
 struct TemplateParser {
     private let text: String
-    private static let rawPrefix = "raw "
 
     init(_ text: String) {
         self.text = text
@@ -17,7 +16,8 @@ struct TemplateParser {
             if !before.isEmpty { parts.append(.text(String(before))) }
             let tagStart = position
             let afterOpen = rest[open.upperBound...]
-            guard let close = afterOpen.range(of: "]]") else {
+            guard let close = afterOpen.range(of: "]]"),
+                  afterOpen[..<close.lowerBound].range(of: "[[") == nil else {
                 throw TemplateError(.unclosedTag, "'[[' is not closed by ']]'", at: tagStart)
             }
             let inside = afterOpen[..<close.lowerBound]
@@ -33,7 +33,7 @@ struct TemplateParser {
     private static func tag(_ inside: Substring, at position: Template.Position) throws(TemplateError) -> Template.Part {
         var keyPath = inside.trimmingSpaces()
         var raw = false
-        if keyPath == "raw" || keyPath.hasPrefix(rawPrefix) {
+        if keyPath == "raw" || keyPath.hasPrefix("raw") && keyPath.dropFirst(3).first?.isWhitespace == true {
             raw = true
             keyPath = keyPath.dropFirst(3).trimmingSpaces()
         }
