@@ -47,6 +47,34 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
         #expect(performing: { try Store(path: path, options: options) }, throws: storeError(.notAStore))
     }
 
+    @Test(arguments: [false, true])
+    func anEmptyDataFileIsNotAStoreWhenNotCreatingAndStaysEmpty(readOnly: Bool) throws {
+        let path = TemporaryStore.freshPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: path + "/data.mdb", contents: nil)
+        var options = Store.Options()
+        options.createIfMissing = false
+        options.readOnly = readOnly
+        #expect {
+            try Store(path: path, options: options)
+        } throws: { error in
+            (error as? StoreError)?.code == .notAStore && "\(error)".contains("data.mdb is empty")
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: path + "/data.mdb")[.size] as? Int == 0)
+    }
+
+    @Test func anEmptyLMDBEnvironmentIsNotMadeAStoreWhenNotCreating() throws {
+        let path = TemporaryStore.freshPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        do { _ = try Environment.open(path: path) }   // an environment with no database in it
+        var options = Store.Options()
+        options.createIfMissing = false
+        #expect(performing: { try Store(path: path, options: options) }, throws: storeError(.notAStore))
+        #expect(throws: Never.self) { try Store(path: path) }   // creating is allowed by default
+    }
+
     @Test func aCorruptDataFileIsNotAStore() throws {
         let path = TemporaryStore.freshPath()
         defer { try? FileManager.default.removeItem(atPath: path) }

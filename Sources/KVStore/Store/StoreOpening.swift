@@ -13,8 +13,12 @@ enum StoreOpening {
         let canCreate = options.createIfMissing && !options.readOnly
         try prepareDirectory(path, canCreate: canCreate)
         let dataFile = (path as NSString).appendingPathComponent("data.mdb")
-        if !FileManager.default.fileExists(atPath: dataFile) && !canCreate {
-            throw StoreError(.notAStore, "not a kvstore store (no data.mdb in the directory)", path: path)
+        if !canCreate {
+            guard let size = (try? FileManager.default.attributesOfItem(atPath: dataFile))?[.size] as? Int else {
+                throw StoreError(.notAStore, "not a kvstore store (no data.mdb in the directory)", path: path)
+            }
+            // LMDB would make an empty data file a new environment: opening must not write it.
+            if size == 0 { throw StoreError(.notAStore, "not a kvstore store (data.mdb is empty)", path: path) }
         }
         let environment: Environment
         do {
@@ -28,7 +32,7 @@ enum StoreOpening {
             if options.readOnly {
                 return try openExisting(environment, path: path)
             }
-            return try environment.write { txn in try initialize(environment, txn, path: path) }
+            return try environment.write { txn in try initialize(environment, txn, path: path, canCreate: canCreate) }
         } catch let error as StoreError {
             throw error
         } catch let error as LMDBError {
@@ -90,9 +94,11 @@ enum StoreOpening {
         }
     }
 
-    private static func initialize(_ environment: Environment, _ txn: LMDB.Transaction, path: String) throws -> Opened {
+    /// Opens the store's databases for writing, first making the store when the environment holds
+    /// none yet and `canCreate` allows it.
+    private static func initialize(_ environment: Environment, _ txn: LMDB.Transaction, path: String, canCreate: Bool) throws -> Opened {
         let isNew = try !exists(StoreLayout.meta, in: txn)
-        if isNew, try txn.statistics(of: txn.mainDatabase()).entries > 0 {
+        if isNew, try !canCreate || txn.statistics(of: txn.mainDatabase()).entries > 0 {
             throw StoreError(.notAStore, "not a kvstore store (an LMDB environment without kvstore metadata)", path: path)
         }
         let databases = StoreDatabases(
