@@ -19,7 +19,7 @@ extension ObservationHub {
     /// is recomputed from what that evaluation read (re-attachment). Evaluation errors count as
     /// nil: a commit never fails because of an observer.
     func batch(for transaction: WriteTransaction) -> ObservationBatch? {
-        guard observerCount.load(ordering: .relaxed) > 0 else { return nil }
+        guard isObserved else { return nil }
         let entries = transaction.entries
         guard !entries.isEmpty else { return nil }
         var matches: [(entry: Int, observation: KeyPathObservation)] = []
