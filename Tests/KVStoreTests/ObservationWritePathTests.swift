@@ -22,4 +22,29 @@ import Testing
         #expect(kinds.all.map(\.modified) == [["ada"]])
         _ = (token, kindToken)
     }
+
+    @Test func aReplicaReportsEachAppliedCommitToItsKindObservers() throws {
+        let source = try TemporaryStore()
+        let x = ref("person/x")
+        try source.store.insert(["name": "X"], as: x)
+        try source.store.setValue("X2", forKey: "name", of: x)
+        try source.store.delete(x)
+        let replica = try TemporaryStore()
+        let received = Received<KindChanges>()
+        let names = Received<ObservedChange>()
+        let token = try replica.store.observeKind("person") { received.add($0) }
+        let nameToken = try replica.store.observe(x, keyPath: "name") { names.add($0) }
+        try apply(exported(source.store), to: replica.store)  // one transaction, three source commits
+        let commits = try replica.store.journalEntries().map(\.commitID)
+        #expect(Set(commits).count == 3)
+        #expect(received.all == [
+            KindChanges(kind: "person", commitID: commits[0], inserted: ["x"]),
+            KindChanges(kind: "person", commitID: commits[1], modified: ["x"]),
+            KindChanges(kind: "person", commitID: commits[2], deleted: ["x"]),
+        ])
+        #expect(names.all.map(\.newValue) == ["X", "X2", nil])
+        #expect(names.all.map(\.commitID) == commits.map { $0 })
+        #expect(names.all.allSatisfy { if case .replicated = $0.origin { true } else { false } })
+        _ = (token, nameToken)
+    }
 }
