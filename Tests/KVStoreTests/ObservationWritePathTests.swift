@@ -47,4 +47,17 @@ import Testing
         #expect(names.all.allSatisfy { if case .replicated = $0.origin { true } else { false } })
         _ = (token, nameToken)
     }
+
+    @Test func anObservationOutlivesTheStoreItWasMadeThrough() throws {
+        let (t, ada) = try TemporaryStore.holding(["address": ["city": "London"]], as: "person/ada")
+        let received = Received<Value?>()
+        var other: Store? = try Store(path: t.path)
+        let token = try other!.observe(ada, keyPath: "address.city") { received.add($0.newValue) }
+        weak let gone = other
+        other = nil
+        #expect(gone == nil)
+        try t.store.setValue(["city": "Paris"], forKey: "address", of: ada)
+        #expect(received.all == ["Paris"])
+        _ = token
+    }
 }

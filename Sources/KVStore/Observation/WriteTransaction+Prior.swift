@@ -27,7 +27,7 @@ extension WriteTransaction {
             let exact = keyPath == observation.keyPath && ref == observation.ref
             var old: Value?
             if observation.options.contains(.old) {
-                old = (try? observation.evaluate(in: transaction, strict: false))?.value
+                old = (try? observation.evaluate(in: self, strict: false))?.value
             }
             observation.notify(ObservedChange(
                 ref: observation.ref, keyPath: observation.keyPath, kind: exact ? change : .setting,
