@@ -61,3 +61,25 @@ import Testing
         _ = token
     }
 }
+
+extension ObservationWritePathTests {
+    @Test func aWriteReRunAfterMapGrowthAnnouncesEachChangeOnce() throws {
+        var options = Store.Options()
+        options.mapSize = 64 << 10
+        let t = try TemporaryStore(options: options)
+        let ada = ref("person/ada")
+        try t.store.insert(["n": 0], as: ada)
+        let received = Received<String>()
+        let token = try t.store.observe(ada, keyPath: "n", options: [.prior, .new]) { received.add($0.isPrior ? "prior" : "n=\($0.newValue!)") }
+        let runs = Received<Int>()
+        try t.store.write { txn in
+            runs.add(1)
+            try txn.setValue(1, forKey: "n", of: ada)
+            try txn.insert(["blob": .bytes(Data(repeating: 7, count: 1 << 20))], as: ref("blob/1"))
+            try txn.setValue(2, forKey: "n", of: ada)
+        }
+        #expect(runs.count > 1)  // the map grew and the body ran again
+        #expect(received.all == ["prior", "prior", "n=1", "n=2"])
+        _ = token
+    }
+}

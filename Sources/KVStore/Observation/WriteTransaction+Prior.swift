@@ -24,6 +24,8 @@ extension WriteTransaction {
         var notified = Set<ObjectIdentifier>()
         for observation in found where observation.options.contains(.prior) && !observation.isCancelled {
             guard notified.insert(ObjectIdentifier(observation)).inserted else { continue }
+            priorsSent += 1
+            guard priorsSent > priorsSentBefore else { continue }  // sent by a run before the map grew
             let exact = keyPath == observation.keyPath && ref == observation.ref
             var old: Value?
             if observation.options.contains(.old) {

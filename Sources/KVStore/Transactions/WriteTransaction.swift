@@ -23,6 +23,10 @@ public final class WriteTransaction: ReadTransaction {
     /// nothing in the transaction reads them back. While the store has observers in this process
     /// the entries are kept all the same: the observers are matched against them at commit.
     package var keepsEntries = true
+    /// Prior notifications sent by this run of the write's body, and those an earlier run (before
+    /// the map grew) already sent: a re-run skips them, so each is sent once.
+    var priorsSent = 0
+    var priorsSentBefore = 0
     /// The origin to stamp on entries (replicated apply); nil for local changes.
     var origin: JournalOrigin?
     private var sequenceState: (commit: UInt64, last: UInt64)?
