@@ -26,6 +26,39 @@ import Testing
         #expect(title.value == "second")
     }
 
+    /// A set on another thread while a handler runs reaches the subscriber after the value being
+    /// handled, so the subscriber ends with the property's value.
+    @Test func subscribersSeeConcurrentSetsInTheOrderTheyTookEffect() {
+        let count = Property(0)
+        let seen = Received<Int>()
+        let owner = Label()
+        let group = DispatchGroup()
+        count.subscribe(owner) { _, value in
+            if value == 1 {
+                DispatchQueue.global().async(group: group) { count.value = 2 }
+                while count.value != 2 { usleep(1000) }
+                usleep(20_000)  // room for the other thread's notification, were it not waiting for this one
+            }
+            seen.add(value)
+        }
+        count.value = 1
+        group.wait()
+        #expect(seen.all == [0, 1, 2])
+    }
+
+    @Test func aHandlerMaySetThePropertyAndTheNewValueFollows() {
+        let count = Property(0)
+        let seen = Received<Int>()
+        let owner = Label()
+        count.subscribe(owner) { _, value in
+            seen.add(value)
+            if value == 1 { count.value = 2 }
+        }
+        count.value = 1
+        #expect(seen.all == [0, 1, 2])
+        #expect(count.value == 2)
+    }
+
     @Test func aBindingSetsItsTargetNowAndOnEveryChange() throws {
         let (t, ada) = try TemporaryStore.holding(["name": "Ada"], as: "person/ada")
         let label = Label()

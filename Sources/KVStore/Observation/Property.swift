@@ -6,7 +6,9 @@ import LMDB
 /// A subscription names an owner object: the handler runs only while the owner lives, and
 /// subscriptions whose owner has been deallocated are culled (at the next change, or when
 /// ``subscriberCount`` is read). Handlers run on the thread that sets ``value``, outside the
-/// property's lock (a handler may read or set the property).
+/// property's lock, and see the values in the order they were set: a set made while another
+/// thread's handlers run waits for them to finish. A handler may read or set the property; its
+/// set returns at once and its value is delivered after the current one.
 ///
 /// ```swift
 /// let title = Property("untitled")
@@ -20,6 +22,8 @@ public final class Property<T: Sendable>: Sendable {
     }
 
     private let state: LockedState<(value: T, subscribers: [Subscriber])>
+    /// Values to hand to subscribers, queued in the order they were set.
+    private let deliveries = DeliveryQueue<(value: T, subscribers: [Subscriber])>()
 
     public init(_ value: T) {
         state = LockedState((value, []))
@@ -29,25 +33,33 @@ public final class Property<T: Sendable>: Sendable {
     public var value: T {
         get { state.withLock { $0.value } }
         set {
-            let subscribers = state.withLock { state -> [Subscriber] in
+            let ticket = state.withLock { state -> UInt64 in
                 state.value = newValue
                 state.subscribers.removeAll { $0.owner == nil }
-                return state.subscribers
+                return deliveries.enqueue((newValue, state.subscribers))
             }
+            deliver(through: ticket)
+        }
+    }
+
+    private func deliver(through ticket: UInt64) {
+        deliveries.deliver(through: ticket) { value, subscribers in
             for subscriber in subscribers {
-                if let owner = subscriber.owner { subscriber.handler(owner, newValue) }
+                if let owner = subscriber.owner { subscriber.handler(owner, value) }
             }
         }
     }
 
-    /// Calls `handler` with the current value now and with every new value while `owner` lives.
-    /// The property holds `owner` weakly.
+    /// Calls `handler` with the current value now (from inside a handler of this property: after
+    /// the value being delivered) and with every new value while `owner` lives. The property
+    /// holds `owner` weakly.
     public func subscribe<Owner: AnyObject & Sendable>(_ owner: Owner, _ handler: @escaping @Sendable (Owner, T) -> Void) {
-        let current = state.withLock { state -> T in
-            state.subscribers.append(Subscriber(owner: owner) { owner, value in handler(owner as! Owner, value) })
-            return state.value
+        let ticket = state.withLock { state -> UInt64 in
+            let subscriber = Subscriber(owner: owner) { owner, value in handler(owner as! Owner, value) }
+            state.subscribers.append(subscriber)
+            return deliveries.enqueue((state.value, [subscriber]))
         }
-        handler(owner, current)
+        deliver(through: ticket)
     }
 
     /// The number of subscribers whose owner still lives (the others are culled).
