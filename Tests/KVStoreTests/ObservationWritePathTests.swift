@@ -83,3 +83,25 @@ extension ObservationWritePathTests {
         _ = token
     }
 }
+
+extension ObservationWritePathTests {
+    @Test func aReplicaAnnouncesItsChangesToPriorObservers() throws {
+        let source = try TemporaryStore()
+        let x = ref("person/x")
+        try source.store.insert(["tags": ["a"], "address": ["city": "London"]], as: x)
+        try source.store.setValue("Paris", forKeyPath: "address.city", of: x)
+        try source.store.write { txn in try txn.mutableArray(forKey: "tags", of: x).append("b") }
+        let replica = try TemporaryStore()
+        let city = Received<ObservedChange>(), tags = Received<ObservedChange>()
+        let tokens = [
+            try replica.store.observe(x, keyPath: "address.city", options: [.prior, .new]) { city.add($0) },
+            try replica.store.observe(x, keyPath: "tags", options: [.prior]) { tags.add($0) },
+        ]
+        try apply(exported(source.store), to: replica.store)
+        #expect(city.all.map { "\($0.isPrior ? "prior" : "after") \($0.newValue?.description ?? "nil")" }
+                == ["prior nil", #"after "London""#, "prior nil", #"after "Paris""#])
+        #expect(tags.all.filter(\.isPrior).map(\.kind) == [.setting, .insertion])
+        #expect(tags.all.last(where: \.isPrior)?.indexes == [1])
+        _ = tokens
+    }
+}
