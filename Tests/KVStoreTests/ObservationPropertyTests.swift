@@ -26,24 +26,26 @@ import Testing
         #expect(title.value == "second")
     }
 
-    /// A set on another thread while a handler runs reaches the subscriber after the value being
-    /// handled, so the subscriber ends with the property's value.
-    @Test func subscribersSeeConcurrentSetsInTheOrderTheyTookEffect() {
+    /// A set on another thread while a handler runs returns at once, and its value reaches the
+    /// subscriber after the value being handled, so the subscriber ends on the property's value.
+    @Test func aSetWhileAnotherThreadsHandlerRunsIsHandedOutAfterIt() {
         let count = Property(0)
         let seen = Received<Int>()
         let owner = Label()
-        let group = DispatchGroup()
         count.subscribe(owner) { _, value in
             if value == 1 {
-                DispatchQueue.global().async(group: group) { count.value = 2 }
-                while count.value != 2 { usleep(1000) }
-                usleep(20_000)  // room for the other thread's notification, were it not waiting for this one
+                let setterReturned = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    count.value = 2
+                    setterReturned.signal()
+                }
+                setterReturned.wait()
             }
             seen.add(value)
         }
         count.value = 1
-        group.wait()
         #expect(seen.all == [0, 1, 2])
+        #expect(count.value == 2)
     }
 
     @Test func aHandlerMaySetThePropertyAndTheNewValueFollows() {
