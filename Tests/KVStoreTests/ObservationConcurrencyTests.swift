@@ -61,4 +61,40 @@ import TestSupport
         #expect(started.count == 4)
         _ = tokens
     }
+
+    /// An observer mirrors one record into another from its callback while three threads write
+    /// the first (each waiting for its own delivery): no deadlock, every mirror write is
+    /// delivered, in journal order, and the mirror ends on the last value.
+    @Test func callbacksWriteWhileOtherThreadsWaitForTheirDelivery() throws {
+        var options = Store.Options()
+        options.durability = .noSync
+        let t = try TemporaryStore(options: options)
+        let store = t.store
+        let source = ref("counter/source"), mirror = ref("counter/mirror")
+        try store.insert(["n": 0], as: source)
+        try store.insert(["n": 0], as: mirror)
+        let mirrored = Received<UInt64>()
+        let failures = Failures()
+        let tokens = [
+            try store.observe(source, keyPath: "n") { change in
+                do { try store.setValue(change.newValue, forKey: "n", of: mirror) } catch { failures.add("\(error)") }
+            },
+            try store.observe(mirror, keyPath: "n") { mirrored.add($0.sequence!) },
+        ]
+        let group = DispatchGroup()
+        for writer in 0..<3 {
+            DispatchQueue.global().async(group: group) {
+                for i in 1...30 {
+                    do { try store.setValue(.int(Int64(writer * 100 + i)), forKey: "n", of: source) } catch { failures.add("\(error)") }
+                }
+            }
+        }
+        group.wait()
+        #expect(failures.all == [])
+        let journal = try store.journalEntries()
+        #expect(mirrored.all == journal.filter { $0.ref == mirror && $0.keyPath == "n" }.map(\.sequence))
+        #expect(mirrored.count == 90)
+        #expect(try store.value(forKey: "n", of: mirror) == journal.last { $0.ref == source && $0.keyPath == "n" }?.newValue)
+        _ = tokens
+    }
 }
