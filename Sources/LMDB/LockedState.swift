@@ -15,17 +15,23 @@ import Darwin
 /// counts.withLock { $0["a", default: 0] += 1 }
 /// ```
 package final class LockedState<State>: @unchecked Sendable {
-    private var state: State
+    // The state lives in its own allocation, accessed through a pointer: as a stored property
+    // of an empty type (`LockedState(())`) ThreadSanitizer saw each `&state` access as a write
+    // at the object's address, racing with the unlocked retains of the object itself.
+    private let state: UnsafeMutablePointer<State>
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     package init(_ state: State) {
-        self.state = state
+        self.state = .allocate(capacity: 1)
+        self.state.initialize(to: state)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
     }
 
     deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
         mutex.deallocate()
@@ -35,6 +41,6 @@ package final class LockedState<State>: @unchecked Sendable {
     package func withLock<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&state)
+        return try body(&state.pointee)
     }
 }

@@ -26,6 +26,41 @@ import Testing
         #expect(title.value == "second")
     }
 
+    /// A set on another thread while a handler runs returns at once, and its value reaches the
+    /// subscriber after the value being handled, so the subscriber ends on the property's value.
+    @Test func aSetWhileAnotherThreadsHandlerRunsIsHandedOutAfterIt() {
+        let count = Property(0)
+        let seen = Received<Int>()
+        let owner = Label()
+        count.subscribe(owner) { _, value in
+            if value == 1 {
+                let setterReturned = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    count.value = 2
+                    setterReturned.signal()
+                }
+                setterReturned.wait()
+            }
+            seen.add(value)
+        }
+        count.value = 1
+        #expect(seen.all == [0, 1, 2])
+        #expect(count.value == 2)
+    }
+
+    @Test func aHandlerMaySetThePropertyAndTheNewValueFollows() {
+        let count = Property(0)
+        let seen = Received<Int>()
+        let owner = Label()
+        count.subscribe(owner) { _, value in
+            seen.add(value)
+            if value == 1 { count.value = 2 }
+        }
+        count.value = 1
+        #expect(seen.all == [0, 1, 2])
+        #expect(count.value == 2)
+    }
+
     @Test func aBindingSetsItsTargetNowAndOnEveryChange() throws {
         let (t, ada) = try TemporaryStore.holding(["name": "Ada"], as: "person/ada")
         let label = Label()

@@ -126,3 +126,31 @@ extension ObservationTokenTests {
 final class TokenBox: @unchecked Sendable {
     var token: ObservationToken?
 }
+
+extension ObservationTokenTests {
+    final class Witness: Sendable {}
+
+    /// Once its token is gone, nothing holds an observation's callback (nor what it captured),
+    /// also after the observation re-attached and after kind observers and delivered batches.
+    @Test func aReleasedTokenLetsGoOfItsCallback() throws {
+        let (t, invoice) = try TemporaryStore.holding(["customer": .reference(ref("person/ada"))], as: "invoice/1")
+        try t.store.insert(["name": "Ada"], as: ref("person/ada"))
+        try t.store.insert(["name": "Grace"], as: ref("person/grace"))
+        weak var watched: Witness?
+        weak var kindWatched: Witness?
+        do {
+            let witness = Witness(), kindWitness = Witness()
+            watched = witness
+            kindWatched = kindWitness
+            let token = try t.store.observe(invoice, keyPath: "customer.name") { _ in _ = witness }
+            let kindToken = try t.store.observeKind("person") { _ in _ = kindWitness }
+            try t.store.setValue(.reference(ref("person/grace")), forKey: "customer", of: invoice)
+            try t.store.setValue("Grace Hopper", forKey: "name", of: ref("person/grace"))
+            _ = (token, kindToken)
+        }
+        #expect(watched == nil)
+        #expect(kindWatched == nil)
+        #expect(t.store.observation.observerCount.load(ordering: .relaxed) == 0)
+        #expect(t.store.observation.index.withLock { $0.byRecord.isEmpty && $0.byKind.isEmpty })
+    }
+}

@@ -14,7 +14,7 @@ final class KeyPathObservation: @unchecked Sendable {
     let options: ObservationOptions
     let callback: @Sendable (ObservedChange) throws -> Void
     /// The store it was made through: its kinds evaluate the key path. Weak, so that observers
-    /// do not keep a store alive.
+    /// do not keep a store alive; once it is gone, the writing store's kinds stand in.
     weak var store: Store?
     private let cancelled = Atomic<Bool>(false)
 
@@ -49,17 +49,17 @@ final class KeyPathObservation: @unchecked Sendable {
         !cancelled.exchange(true, ordering: .acquiringAndReleasing)
     }
 
-    /// The key path's value and dependencies in `transaction` (nil when the store is gone).
-    func evaluate(in transaction: LMDB.Transaction, strict: Bool) throws -> (value: Value?, dependencies: Set<Dependency>)? {
-        guard let store else { return nil }
-        return try DependencyRecorder.evaluate(path, of: ref, in: ReadTransaction(store: store, transaction: transaction), strict: strict)
+    /// The key path's value and dependencies in `transaction`.
+    func evaluate(in transaction: ReadTransaction, strict: Bool) throws -> (value: Value?, dependencies: Set<Dependency>) {
+        let source = store.map { $0 === transaction.store ? transaction : ReadTransaction(store: $0, transaction: transaction.transaction) }
+        return try DependencyRecorder.evaluate(path, of: ref, in: source ?? transaction, strict: strict)
     }
 
-    /// Whether `entry` reports exactly this observation's value: same record and key path, and a
-    /// value the kind's undefined-key hook cannot stand in for.
-    func isExact(_ entry: JournalEntry) -> Bool {
+    /// Whether `entry`, written through `writer`, reports exactly this observation's value: same
+    /// record and key path, and a value the kind's undefined-key hook cannot stand in for.
+    func isExact(_ entry: JournalEntry, writer: Store) -> Bool {
         guard entry.keyPath == keyPath, entry.ref == ref else { return false }
-        if entry.newValue == nil, store?.kind(named: ref.kind)?.valueForUndefinedKey != nil { return false }
+        if entry.newValue == nil, (store ?? writer).kind(named: ref.kind)?.valueForUndefinedKey != nil { return false }
         return true
     }
 

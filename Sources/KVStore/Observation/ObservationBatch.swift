@@ -19,7 +19,7 @@ extension ObservationHub {
     /// is recomputed from what that evaluation read (re-attachment). Evaluation errors count as
     /// nil: a commit never fails because of an observer.
     func batch(for transaction: WriteTransaction) -> ObservationBatch? {
-        guard observerCount.load(ordering: .relaxed) > 0 else { return nil }
+        guard isObserved else { return nil }
         let entries = transaction.entries
         guard !entries.isEmpty else { return nil }
         var matches: [(entry: Int, observation: KeyPathObservation)] = []
@@ -69,7 +69,7 @@ extension ObservationHub {
                 observation.scratchSeen = false
                 observation.scratchValueKnown = false
             }
-            if observation.scratchExactOnly && !observation.isExact(entry) { observation.scratchExactOnly = false }
+            if observation.scratchExactOnly && !observation.isExact(entry, writer: transaction.store) { observation.scratchExactOnly = false }
         }
         var exact: [KeyPathObservation] = []
         current = matches[0].entry
@@ -95,7 +95,7 @@ extension ObservationHub {
             }
             guard !observation.scratchSeen else { continue }
             observation.scratchSeen = true
-            guard let (new, dependencies) = try? observation.evaluate(in: transaction.transaction, strict: false) else { continue }
+            guard let (new, dependencies) = try? observation.evaluate(in: transaction, strict: false) else { continue }
             let old = observation.lastValue
             if new != old {
                 let change = ObservedChange(
@@ -111,7 +111,7 @@ extension ObservationHub {
         for observation in exact {
             if observation.scratchValueKnown {
                 batch.updates.append((observation, observation.scratchValue, nil))
-            } else if let (value, _) = try? observation.evaluate(in: transaction.transaction, strict: false) {
+            } else if let (value, _) = try? observation.evaluate(in: transaction, strict: false) {
                 batch.updates.append((observation, value, nil))
             }
         }

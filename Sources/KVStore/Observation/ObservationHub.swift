@@ -47,6 +47,10 @@ final class ObservationHub: Sendable {
         }
     }
 
+    /// Whether anything observes the environment. An observer starts only while no write is
+    /// open, so within a write this can turn false but never true.
+    var isObserved: Bool { observerCount.load(ordering: .relaxed) > 0 }
+
     /// The next commit generation (called with the write lock held).
     func nextGeneration() -> UInt64 {
         generationCounter.add(1, ordering: .relaxed).newValue

@@ -44,8 +44,9 @@ public struct ObservedChange: Sendable, Hashable {
     ///
     /// A prior callback runs inside the writing transaction, holding the store's write lock: a
     /// write from it fails with ``StoreError/Code/nestedWrite``, and it may run for a transaction
-    /// that later throws and commits nothing (as KVO's prior notifications may), or run twice when
-    /// the store grows its map and re-runs the transaction. Its ``newValue`` is always nil.
+    /// that later throws and commits nothing (as KVO's prior notifications may); when the store
+    /// grows its map and runs the transaction again, the notifications already sent are not sent
+    /// again. Its ``newValue`` is always nil.
     public var isPrior: Bool
     /// True for the notification of the current value sent by ``ObservationOptions/initial``.
     public var isInitial: Bool

@@ -51,9 +51,8 @@ extension Store {
         let hub = self.observation
         var ticket: UInt64?
         try withWritesPaused { txn in
-            try observation.evaluate(in: txn, strict: true)
-        } then: { evaluated in
-            guard let (value, dependencies) = evaluated else { return }
+            try observation.evaluate(in: ReadTransaction(store: self, transaction: txn), strict: true)
+        } then: { value, dependencies in
             hub.activate(observation, value: value, dependencies: dependencies)
             if options.contains(.initial) {
                 let initial = ObservedChange(

@@ -24,10 +24,12 @@ extension WriteTransaction {
         var notified = Set<ObjectIdentifier>()
         for observation in found where observation.options.contains(.prior) && !observation.isCancelled {
             guard notified.insert(ObjectIdentifier(observation)).inserted else { continue }
+            priorsSent += 1
+            guard priorsSent > priorsSentBefore else { continue }  // sent by a run before the map grew
             let exact = keyPath == observation.keyPath && ref == observation.ref
             var old: Value?
             if observation.options.contains(.old) {
-                old = (try? observation.evaluate(in: transaction, strict: false))?.value
+                old = (try? observation.evaluate(in: self, strict: false))?.value
             }
             observation.notify(ObservedChange(
                 ref: observation.ref, keyPath: observation.keyPath, kind: exact ? change : .setting,

@@ -21,16 +21,23 @@ struct JournalApplier {
     struct Outcome {
         var applied = 0
         var skipped = 0
+        /// Source commits gone through (applied or skipped).
+        var commits = 0
     }
 
     /// Applies `commits` (each one source commit's entries, in order) in one write transaction:
-    /// all of them, or — on an error — none.
-    func apply(_ commits: [[JournalEntry]]) throws -> Outcome {
+    /// all of them, or — on an error — none. While the store has in-process observers, only the
+    /// first commit goes in (observers are told per transaction, and each source commit must
+    /// reach them as a commit of its own); ``Outcome/commits`` says how many went in.
+    func apply(_ commits: ArraySlice<[JournalEntry]>) throws -> Outcome {
         try store.write { txn in
             var outcome = Outcome()
+            let observed = store.observation.isObserved  // stable: no observer starts during a write
             var checkpoint: UInt64?
             if case .replica(let source) = mode { checkpoint = try txn.replicationCheckpoint(for: source) }
             for commit in commits {
+                if observed && outcome.commits == 1 { break }
+                outcome.commits += 1
                 txn.startNextCommit()
                 for entry in commit {
                     if let applied = checkpoint {
@@ -100,9 +107,13 @@ struct JournalApplier {
 
         mutating func flush() throws {
             guard !commits.isEmpty else { return }
-            let done = try applier.apply(commits)
-            outcome.applied += done.applied
-            outcome.skipped += done.skipped
+            var next = commits.startIndex
+            while next < commits.endIndex {
+                let done = try applier.apply(commits[next...])
+                outcome.applied += done.applied
+                outcome.skipped += done.skipped
+                next += done.commits
+            }
             progress?(size)
             commits = []
             size = 0

@@ -15,7 +15,9 @@ extension Store {
 
     /// Applies the stream's commits, exactly once: each source commit gets its own commit id
     /// here, and the checkpoint (source store id, last applied source sequence) is saved in the
-    /// same transaction as the changes — in batches of about 10,000 entries per transaction.
+    /// same transaction as the changes — in batches of about 10,000 entries per transaction, or
+    /// one source commit per transaction while the store has observers in this process (so that
+    /// they are told of each commit, with its own net changes).
     /// Entries already applied are skipped, so applying a stream twice changes nothing.
     ///
     /// ```swift

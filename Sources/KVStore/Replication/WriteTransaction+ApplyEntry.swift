@@ -14,6 +14,7 @@ extension WriteTransaction {
             guard case .dictionary(let values)? = entry.newValue else { return "the inserted record's value is not a dictionary" }
             let checked = values.values.contains(where: \.isNull) ? values.filter { !$0.value.isNull } : values
             let encoded = RecordCodec.encode(checked)
+            announce(ref, keyPath: nil, change: .recordInserted)
             guard try transaction.insert(StoreLayout.recordKey(ref), encoded, in: databases.records) else {
                 return "\(ref) to insert already exists"
             }
@@ -45,7 +46,7 @@ extension WriteTransaction {
         }
         if old == new { return nil }
         let trackKey = ChangeTracker.Key(ref: ref, keyPath: keyPath)
-        tracker.willChange(trackKey, oldValue: old, stored: true)
+        willChange(trackKey, oldValue: old, stored: true)
         try replaceStoredValue(.dictionary(newTop), forKey: keys[0], of: ref)
         if let closed = try tracker.didChange(trackKey) { try journalIfChanged(closed, key: trackKey, new: new) }
         return nil
@@ -102,7 +103,7 @@ extension WriteTransaction {
             }
         }
         let trackKey = ChangeTracker.Key(ref: ref, keyPath: key)
-        tracker.willChange(trackKey, oldValue: .array(current), stored: true, change: entry.change, indexes: indexes)
+        willChange(trackKey, oldValue: .array(current), stored: true, change: entry.change, indexes: indexes)
         try replaceStoredValue(.array(array), forKey: key, of: ref)
         if try tracker.didChange(trackKey) != nil {
             try journal(entry.change, ref: ref, keyPath: key, old: entry.oldValue, new: entry.newValue, indexes: indexes)

@@ -116,10 +116,13 @@ public final class Store: Sendable {
         }
         var batch: ObservationBatch?
         var ticket: UInt64?
+        var priorsSent = 0
         let result: T
         do {
             result = try environment.write({ txn in
                 let transaction = WriteTransaction(store: self, transaction: txn)
+                transaction.priorsSentBefore = priorsSent
+                defer { priorsSent = max(priorsSent, transaction.priorsSent) }
                 let result = try body(transaction)
                 try transaction.finish()
                 batch = observation.batch(for: transaction)  // nil, at the cost of one atomic load, when unobserved

@@ -20,8 +20,13 @@ public final class WriteTransaction: ReadTransaction {
     public private(set) var entries: [JournalEntry] = []
     /// Whether ``entries`` keeps the entries appended (default true). A bulk load of millions of
     /// records turns it off, so the transaction does not hold a copy of every record it journals;
-    /// nothing in the transaction reads them back.
+    /// nothing in the transaction reads them back. While the store has observers in this process
+    /// the entries are kept all the same: the observers are matched against them at commit.
     package var keepsEntries = true
+    /// Prior notifications sent by this run of the write's body, and those an earlier run (before
+    /// the map grew) already sent: a re-run skips them, so each is sent once.
+    var priorsSent = 0
+    var priorsSentBefore = 0
     /// The origin to stamp on entries (replicated apply); nil for local changes.
     var origin: JournalOrigin?
     private var sequenceState: (commit: UInt64, last: UInt64)?
@@ -50,7 +55,7 @@ public final class WriteTransaction: ReadTransaction {
         try transaction.put(
             StoreLayout.sequenceKey(state.last), JournalCodec.encode(entry, encodedNew: encodedNew),
             in: databases.journal, append: true)
-        if keepsEntries { entries.append(entry) }
+        if keepsEntries || store.observation.isObserved { entries.append(entry) }
         commitHasEntries = true
     }
 
