@@ -68,7 +68,10 @@ public final class JournalStreamReader {
         let first = integer(UInt64.self, b, at: 16)
         let openEnded = b[32] & JournalStream.openEndedFlag != 0
         header = JournalStreamHeader(storeID: id, firstSequence: first, lastSequence: openEnded ? nil : integer(UInt64.self, b, at: 24))
-        if let last = header.lastSequence, first == 0 || last < first - 1 {
+        if first == 0 {
+            throw error(.malformed, "starts at sequence 0; sequences start at 1", at: at)
+        }
+        if let last = header.lastSequence, last < first - 1 {
             throw error(.malformed, "has an impossible sequence range \(first)…\(last)", at: at)
         }
     }

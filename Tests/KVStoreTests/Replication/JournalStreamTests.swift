@@ -159,6 +159,14 @@ import Testing
         #expect(performing: { try Self.readAll(wrongCount) }, throws: streamError(.malformed, "frame 3"))
     }
 
+    @Test func anOpenEndedHeaderStartingAtSequenceZeroIsRefused() throws {
+        var end: [UInt8] = []
+        appendInteger(UInt64(0), to: &end)
+        appendInteger(UInt64(0), to: &end)
+        let bytes = stream(header: 0, [Self.frame(0x5A, end)])
+        #expect(performing: { try Self.readAll(bytes) }, throws: streamError(.malformed, "frame 1"))
+    }
+
     @Test func theEndFrameMustCountTheEntriesAndBeLast() throws {
         var end: [UInt8] = []
         appendInteger(UInt64(5), to: &end)
