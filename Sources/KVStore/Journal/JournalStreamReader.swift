@@ -99,6 +99,9 @@ public final class JournalStreamReader {
         case .failure(let problem):
             throw self.error(.undecodableEntry, "does not decode as a journal entry: \(problem.message)", at: at)
         }
+        if let problem = entry.shapeProblem {
+            throw self.error(.undecodableEntry, "holds entry \(entry.sequence), which no store journals: \(problem)", at: at)
+        }
         if entry.sequence < expected {
             throw self.error(.outOfOrder, "holds entry \(entry.sequence), a duplicate or out of order (expected \(expected))", at: at)
         }
