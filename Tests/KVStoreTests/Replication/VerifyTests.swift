@@ -23,6 +23,12 @@ import LMDB
         #expect(report.summary.hasPrefix("healthy: 2 records of 1 kind; journal 1…"))
     }
 
+    @Test func theSummaryCountsOneJournalEntryInTheSingular() throws {
+        let one = try TemporaryStore()
+        try one.store.insert(["n": 1], as: ref("n/1"))
+        #expect(try one.store.verify().summary == "healthy: 1 record of 1 kind; journal 1…1 (1 entry); replay matches the records")
+    }
+
     @Test func findsARecordThatDoesNotDecode() throws {
         try corrupt { txn, db in try txn.put(StoreLayout.recordKey(ref("person/ada")), [1, 0xEE, 0xFF], in: db.records) }
         let report = try t.store.verify()
