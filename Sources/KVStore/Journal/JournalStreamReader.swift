@@ -76,6 +76,10 @@ public final class JournalStreamReader {
         }
     }
 
+    /// Whether bytes already read from the source wait to be parsed: when not, the next
+    /// ``nextCommit()`` reads from the source (and on a pipe may wait for its writer).
+    var hasBufferedBytes: Bool { source.available > 0 }
+
     /// The next whole commit's entries, in order, or nil after the end frame.
     public func nextCommit() throws(JournalStreamError) -> [JournalEntry]? {
         while !ended {
