@@ -3,7 +3,7 @@
 extension JournalEntry {
     /// What makes this entry one no store journals, or nil when its fields fit its change kind: a
     /// setting names a key path of record keys; an index-level change names one record key and
-    /// has indexes; a record insertion carries a dictionary whose keys key paths can name.
+    /// has indexes (and, unless a removal, one new element for each); a record insertion carries a dictionary whose keys key paths can name.
     /// Derived entries are not checked: nothing applies them, and their key path is the app's.
     var shapeProblem: String? {
         if isDerived { return nil }
@@ -19,8 +19,12 @@ extension JournalEntry {
             let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             return keys.contains(where: unnameable) ? "a setting of '\(keyPath)', which is not a key path of record keys" : nil
         case .insertion, .removal, .replacement:
-            guard let keyPath, indexes != nil else { return "an index-level change without a key or indexes" }
-            return unnameable(keyPath) ? "an index-level change of '\(keyPath)', which is not a record's key" : nil
+            guard let keyPath, let indexes else { return "an index-level change without a key or indexes" }
+            if unnameable(keyPath) { return "an index-level change of '\(keyPath)', which is not a record's key" }
+            if change != .removal, newValue?.arrayValue?.count != indexes.count {
+                return "an index-level \(change.rawValue) whose new elements do not match its \(indexes.count) indexes"
+            }
+            return nil
         }
     }
 }

@@ -183,6 +183,8 @@ import Testing
             entry(.setting, keyPath: nil, new: 1),
             entry(.insertion, keyPath: "tags.x", new: [1], indexes: [0]),
             entry(.insertion, keyPath: "tags", new: [1], indexes: nil),
+            entry(.insertion, keyPath: "tags", new: [1, 2], indexes: [0]),
+            entry(.replacement, keyPath: "tags", new: 1, indexes: [0]),
             entry(.recordInserted, keyPath: nil, new: ["a.b": 1]),
             entry(.recordInserted, keyPath: nil, new: 1),
         ]
