@@ -54,6 +54,20 @@ import TestSupport
         #expect(try replica.read { try $0.replicationCheckpoint(for: source.store.id) } == 1)
     }
 
+    @Test func aReplicaContinuesAfterTheSourceTruncatedEverythingItHadApplied() throws {
+        try apply(exported(source.store), to: replica.store)
+        let last = try source.store.read { try $0.lastSequence() }
+        try source.store.truncateJournal(before: last + 1)
+        let empty = try apply(exported(source.store), to: replica.store)   // starts at last + 1, holds nothing
+        #expect(empty == .init(applied: 0, skipped: 0, checkpoint: last))
+        try source.store.setValue("again", forKey: "name", of: ref("person/bob"))
+        let more = try apply(exported(source.store), to: replica.store)
+        #expect(more == .init(applied: 1, skipped: 0, checkpoint: last + 1))
+        #expect(try allRecords(replica.store) == allRecords(source.store))
+        let fresh = try TemporaryStore()
+        #expect(performing: { try apply(exported(source.store), to: fresh.store) }, throws: applyError(.gap, "source entries 1…\(last)"))
+    }
+
     @Test func applyingTwiceChangesNothing() throws {
         let stream = try exported(source.store)
         try apply(stream, to: replica.store)
