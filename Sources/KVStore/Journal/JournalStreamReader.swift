@@ -56,6 +56,9 @@ public final class JournalStreamReader {
             throw JournalStreamError(.truncated, "the stream ends inside its format version, at byte \(self.source.offset)")
         }
         let version = UInt16(versionBytes[versionBytes.startIndex]) | UInt16(versionBytes[versionBytes.startIndex + 1]) << 8
+        guard version > 0 else {
+            throw JournalStreamError(.malformed, "the stream says format version 0, which does not exist (its version bytes are corrupt)")
+        }
         guard version <= JournalStream.formatVersion else {
             throw JournalStreamError(.newerFormat, "the stream has format \(version), newer than this kvstore reads (\(JournalStream.formatVersion)); use a newer kvstore")
         }

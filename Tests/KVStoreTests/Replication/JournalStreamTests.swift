@@ -92,6 +92,12 @@ import Testing
         #expect(performing: { try JournalStreamReader(bytes: newer) }, throws: streamError(.newerFormat, "format 2"))
     }
 
+    @Test func formatVersionZeroIsRefused() throws {
+        var zero = try exported(source.store)
+        zero[8] = 0   // the version is outside every frame: no checksum covers it
+        #expect(performing: { try JournalStreamReader(bytes: zero) }, throws: streamError(.malformed, "format version 0"))
+    }
+
     @Test func aFlippedByteFailsItsFramesChecksum() throws {
         let bytes = try exported(source.store)
         let offsets = Self.frameOffsets(bytes)
