@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import KVStore
+import TestSupport
 
 /// `Store.exportJournal(since:following:onStart:to:)`: an open-ended stream never ends inside a commit.
 @Suite struct JournalExportFollowingTests {
@@ -28,6 +29,46 @@ import KVStore
         while let commit = try reader.nextCommit() { commits.append(commit) }
         #expect(commits.map(\.count) == [10], "the stream holds the whole first commit and ends cleanly")
         #expect(commits.first?.map(\.sequence) == Array(1...10))
+    }
+
+    /// Bytes an export sends, collected from its thread.
+    private final class Sent: @unchecked Sendable {
+        let lock = NSLock()
+        var bytes: [UInt8] = []
+        var follower: JournalFollower?
+        let done = DispatchSemaphore(value: 0)
+
+        /// The whole commits the bytes sent so far hold.
+        var commits: [[JournalEntry]] {
+            let bytes = lock.withLock { self.bytes }
+            guard let reader = try? JournalStreamReader(bytes: bytes) else { return [] }
+            var commits: [[JournalEntry]] = []
+            while let commit = try? reader.nextCommit() { commits.append(commit) }
+            return commits
+        }
+    }
+
+    @Test func aCommitThatFillsABatchExactlyIsSentWithoutWaitingForTheNextCommit() throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        try store.write { txn in
+            for i in 0..<3 { try txn.insert(["n": .int(Int64(i))], as: ref("n/\(i)")) }   // one commit, 3 entries
+        }
+        var options = JournalFollowOptions()
+        options.batchLimit = 3   // the commit fills the first batch exactly
+        let batched = options
+        let sent = Sent()
+        Thread {
+            try? store.exportJournal(since: 1, following: batched, onStart: { follower in
+                sent.lock.withLock { sent.follower = follower }
+            }) { chunk in sent.lock.withLock { sent.bytes += chunk } }
+            sent.done.signal()
+        }.start()
+        let arrived = waitUntil(timeout: 20) { sent.commits.count == 1 }
+        sent.lock.withLock { sent.follower }?.stop()
+        #expect(sent.done.wait(timeout: .now() + 60) == .success)
+        #expect(arrived, "the whole commit is sent while the export keeps following")
+        #expect(sent.commits.map(\.count) == [3])
     }
 
     @Test func anOpenEndedStreamStartsAtTheJournalsFirstEntryAfterTruncation() throws {

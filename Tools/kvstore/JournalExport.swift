@@ -44,7 +44,13 @@ struct JournalExportCommand: ParsableCommand {
                 throw CommandError("standard output is a terminal; redirect the binary stream to a file or a pipe")
             }
             let store = try StoreAccess.openForReading(path)
-            let output: ([UInt8]) throws -> Void = { FileDescriptorOutput.writeAll($0, to: 1) }
+            let follow = follow
+            let output: ([UInt8]) throws -> Void = { bytes in
+                // A follow export ends when standard output closes (see stopOnSignalsOrClosedOutput).
+                if let failure = FileDescriptorOutput.writeAll(bytes, to: 1), !(follow && failure == EPIPE) {
+                    throw CommandError("writing the stream to standard output failed: \(String(cString: strerror(failure)))")
+                }
+            }
             guard follow else {
                 try store.exportJournal(since: since, to: output)
                 return

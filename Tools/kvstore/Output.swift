@@ -54,17 +54,20 @@ enum StandardError {
 /// Raw writes to a file descriptor, bypassing C stdio (whose globals Swift 6 flags as unsafe).
 enum FileDescriptorOutput {
     /// Writes all of `bytes` to `descriptor`, retrying after interruptions and short writes.
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-        bytes.withUnsafeBytes { raw in
+    /// - Returns: nil when everything was written, or the `errno` of the write that failed.
+    @discardableResult
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        bytes.withUnsafeBytes { raw -> Int32? in
             var offset = 0
             while offset < raw.count {
                 let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return
+                    return errno
                 }
                 offset += written
             }
+            return nil
         }
     }
 }

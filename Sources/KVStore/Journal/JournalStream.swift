@@ -71,7 +71,8 @@ public struct JournalStreamError: Error, Sendable, CustomStringConvertible {
         case gap
         /// An entry's sequence repeats or goes back.
         case outOfOrder
-        /// An entry frame does not decode as a journal entry.
+        /// An entry frame does not decode as a journal entry, or holds fields no store journals
+        /// (a setting without a key path, a key no key path can name).
         case undecodableEntry
         /// Frames in the wrong order or with wrong contents (unknown type, a commit frame that
         /// does not match its entries, an end frame with the wrong count, bytes after the end).

@@ -56,6 +56,9 @@ public final class JournalStreamReader {
             throw JournalStreamError(.truncated, "the stream ends inside its format version, at byte \(self.source.offset)")
         }
         let version = UInt16(versionBytes[versionBytes.startIndex]) | UInt16(versionBytes[versionBytes.startIndex + 1]) << 8
+        guard version > 0 else {
+            throw JournalStreamError(.malformed, "the stream says format version 0, which does not exist (its version bytes are corrupt)")
+        }
         guard version <= JournalStream.formatVersion else {
             throw JournalStreamError(.newerFormat, "the stream has format \(version), newer than this kvstore reads (\(JournalStream.formatVersion)); use a newer kvstore")
         }
@@ -68,10 +71,17 @@ public final class JournalStreamReader {
         let first = integer(UInt64.self, b, at: 16)
         let openEnded = b[32] & JournalStream.openEndedFlag != 0
         header = JournalStreamHeader(storeID: id, firstSequence: first, lastSequence: openEnded ? nil : integer(UInt64.self, b, at: 24))
-        if let last = header.lastSequence, first == 0 || last < first - 1 {
+        if first == 0 {
+            throw error(.malformed, "starts at sequence 0; sequences start at 1", at: at)
+        }
+        if let last = header.lastSequence, last < first - 1 {
             throw error(.malformed, "has an impossible sequence range \(first)…\(last)", at: at)
         }
     }
+
+    /// Whether bytes already read from the source wait to be parsed: when not, the next
+    /// ``nextCommit()`` reads from the source (and on a pipe may wait for its writer).
+    var hasBufferedBytes: Bool { source.available > 0 }
 
     /// The next whole commit's entries, in order, or nil after the end frame.
     public func nextCommit() throws(JournalStreamError) -> [JournalEntry]? {
@@ -95,6 +105,9 @@ public final class JournalStreamReader {
         case .success(let decoded): entry = decoded
         case .failure(let problem):
             throw self.error(.undecodableEntry, "does not decode as a journal entry: \(problem.message)", at: at)
+        }
+        if let problem = entry.shapeProblem {
+            throw self.error(.undecodableEntry, "holds entry \(entry.sequence), which no store journals: \(problem)", at: at)
         }
         if entry.sequence < expected {
             throw self.error(.outOfOrder, "holds entry \(entry.sequence), a duplicate or out of order (expected \(expected))", at: at)

@@ -15,9 +15,10 @@ extension Store {
 
     /// Applies the stream's commits, exactly once: each source commit gets its own commit id
     /// here, and the checkpoint (source store id, last applied source sequence) is saved in the
-    /// same transaction as the changes — in batches of about 10,000 entries per transaction, or
-    /// one source commit per transaction while the store has observers in this process (so that
-    /// they are told of each commit, with its own net changes).
+    /// same transaction as the changes — in batches of about 10,000 entries per transaction (of an
+    /// open-ended stream, also whenever all that arrived so far was read), or one source commit
+    /// per transaction while the store has observers in this process (so that they are told of
+    /// each commit, with its own net changes).
     /// Entries already applied are skipped, so applying a stream twice changes nothing.
     ///
     /// ```swift
@@ -37,7 +38,12 @@ extension Store {
     public func applyJournal(_ reader: JournalStreamReader, progress: ((Int) -> Void)? = nil) throws -> JournalApplySummary {
         let source = try checkApplicable(reader.header)
         var batcher = JournalApplier.Batcher(applier: JournalApplier(store: self, mode: .replica(source: source)), progress: progress)
-        while let commit = try reader.nextCommit() { try batcher.add(commit) }
+        while let commit = try reader.nextCommit() {
+            try batcher.add(commit)
+            // An open-ended stream (a follow export) may pause for a while: apply what arrived
+            // before waiting for more.
+            if reader.header.lastSequence == nil && !reader.hasBufferedBytes { try batcher.flush() }
+        }
         try batcher.flush()
         return JournalApplySummary(
             applied: batcher.outcome.applied, skipped: batcher.outcome.skipped,

@@ -38,8 +38,9 @@ extension Store {
             for entry in batch { try writer.append(entry) }
             last = batch.last ?? last
             // A batch shorter than the limit ends at its snapshot's end: a commit boundary.
-            // A full one may stop inside a commit; its rest comes with the next batch.
-            if batch.count < limit { try writer.endBatch() }
+            // A full one may stop inside a commit (its rest comes with the next batch), or end
+            // one exactly: then no later batch may come soon, so close that commit now.
+            if try batch.count < limit || endsCommit(batch.last) { try writer.endBatch() }
         }
         // Stopped: finish a commit the last batch may have cut, so the stream never ends inside one.
         while let tail = last {
@@ -49,5 +50,13 @@ extension Store {
             last = rest.count == limit ? rest.last : nil
         }
         try writer.finish()
+    }
+
+    /// Whether `entry` is the last of its commit: the journal holds no entry after it, or the next
+    /// one belongs to another commit (a snapshot holds whole commits).
+    private func endsCommit(_ entry: JournalEntry?) throws -> Bool {
+        guard let entry else { return false }
+        let next = try read { try $0.journalEntries(after: entry.sequence, limit: 1) }.first
+        return next.map { $0.commitID != entry.commitID } ?? true
     }
 }

@@ -27,11 +27,12 @@ public struct VerificationReport: Sendable {
 
     /// One line: `healthy: 3 records of 2 kinds; journal 1…7 (7 entries); replay matches the records`.
     public var summary: String {
-        let journal = firstSequence.map { "journal \($0)…\(lastSequence) (\(entries) entries)" } ?? "journal empty (last sequence \(lastSequence))"
+        func count(_ n: Int, _ noun: String, plural: String? = nil) -> String { "\(n) \(n == 1 ? noun : plural ?? noun + "s")" }
+        let journal = firstSequence.map { "journal \($0)…\(lastSequence) (\(count(entries, "entry", plural: "entries")))" }
+            ?? "journal empty (last sequence \(lastSequence))"
         let replay = replayChecked
             ? (isHealthy ? "replay matches the records" : "replay compared with the records")
             : "replay not checked (\(replaySkipped ?? "not run"))"
-        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
         return "\(isHealthy ? "healthy" : count(findings.count + unlisted, "problem")): \(count(records, "record")) of \(count(kinds, "kind")); \(journal); \(replay)"
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KVStore
+import TestSupport
 
 /// Applying a source's journal stream to a replica: exactly once, with origins, refusing gaps and
 /// divergence.
@@ -27,6 +28,44 @@ import Testing
         // One commit id per source commit.
         #expect(replicaJournal.map(\.commitID) == sourceJournal.map(\.commitID))
         #expect(try replica.store.read { try $0.replicationCheckpoint(for: source.store.id) } == sourceJournal.last!.sequence)
+    }
+
+    /// An open-ended stream (a follow export) read from a pipe: each commit is applied once it has
+    /// arrived and nothing more is there to read, not held back until 10,000 entries or the end.
+    @Test func anOpenEndedStreamFromAPipeIsAppliedAsItsCommitsArrive() throws {
+        let pipe = Pipe()
+        let writer = try JournalStreamWriter(header: JournalStreamHeader(storeID: source.store.id, firstSequence: 1, lastSequence: nil)) {
+            try pipe.fileHandleForWriting.write(contentsOf: $0)
+        }
+        let first = try #require(try source.store.journalEntries().first)
+        try writer.append(first)
+        try writer.endBatch()
+        let applying = DispatchSemaphore(value: 0)
+        let replica = replica.store
+        Thread {
+            _ = try? replica.applyJournal(JournalStreamReader(fileDescriptor: pipe.fileHandleForReading.fileDescriptor))
+            applying.signal()
+        }.start()
+        let applied = waitUntil(timeout: 20) { (try? replica.record(first.ref)) != nil }
+        try writer.finish()
+        try pipe.fileHandleForWriting.close()
+        #expect(applying.wait(timeout: .now() + 60) == .success)
+        #expect(applied, "the commit was applied while the stream stayed open")
+        #expect(try replica.read { try $0.replicationCheckpoint(for: source.store.id) } == 1)
+    }
+
+    @Test func aReplicaContinuesAfterTheSourceTruncatedEverythingItHadApplied() throws {
+        try apply(exported(source.store), to: replica.store)
+        let last = try source.store.read { try $0.lastSequence() }
+        try source.store.truncateJournal(before: last + 1)
+        let empty = try apply(exported(source.store), to: replica.store)   // starts at last + 1, holds nothing
+        #expect(empty == .init(applied: 0, skipped: 0, checkpoint: last))
+        try source.store.setValue("again", forKey: "name", of: ref("person/bob"))
+        let more = try apply(exported(source.store), to: replica.store)
+        #expect(more == .init(applied: 1, skipped: 0, checkpoint: last + 1))
+        #expect(try allRecords(replica.store) == allRecords(source.store))
+        let fresh = try TemporaryStore()
+        #expect(performing: { try apply(exported(source.store), to: fresh.store) }, throws: applyError(.gap, "source entries 1…\(last)"))
     }
 
     @Test func applyingTwiceChangesNothing() throws {

@@ -92,6 +92,12 @@ import Testing
         #expect(performing: { try JournalStreamReader(bytes: newer) }, throws: streamError(.newerFormat, "format 2"))
     }
 
+    @Test func formatVersionZeroIsRefused() throws {
+        var zero = try exported(source.store)
+        zero[8] = 0   // the version is outside every frame: no checksum covers it
+        #expect(performing: { try JournalStreamReader(bytes: zero) }, throws: streamError(.malformed, "format version 0"))
+    }
+
     @Test func aFlippedByteFailsItsFramesChecksum() throws {
         let bytes = try exported(source.store)
         let offsets = Self.frameOffsets(bytes)
@@ -157,6 +163,42 @@ import Testing
         #expect(performing: { try Self.readAll(unknownType) }, throws: streamError(.malformed, "unknown type"))
         let wrongCount = stream([try entryFrame(1), commitFrame(1, 2)])
         #expect(performing: { try Self.readAll(wrongCount) }, throws: streamError(.malformed, "frame 3"))
+    }
+
+    @Test func anOpenEndedHeaderStartingAtSequenceZeroIsRefused() throws {
+        var end: [UInt8] = []
+        appendInteger(UInt64(0), to: &end)
+        appendInteger(UInt64(0), to: &end)
+        let bytes = stream(header: 0, [Self.frame(0x5A, end)])
+        #expect(performing: { try Self.readAll(bytes) }, throws: streamError(.malformed, "frame 1"))
+    }
+
+    /// An entry whose every field decodes but whose key path or record keys no store could have
+    /// journaled (it would store a key no key path can name) is refused before anything applies.
+    @Test func entriesWithKeysNoKeyPathCanNameAreRefused() throws {
+        let ada = ref("person/ada")
+        func entry(_ change: ChangeKind, keyPath: String?, new: Value?, indexes: [Int]? = nil) -> JournalEntry {
+            JournalEntry(
+                sequence: 1, commitID: 1, timestamp: Date(), origin: nil, ref: ada, keyPath: keyPath,
+                change: change, oldValue: nil, newValue: new, indexes: indexes, isDerived: false)
+        }
+        let bad = [
+            entry(.setting, keyPath: "", new: 1),
+            entry(.setting, keyPath: "@count", new: 1),
+            entry(.setting, keyPath: "address..city", new: 1),
+            entry(.setting, keyPath: nil, new: 1),
+            entry(.insertion, keyPath: "tags.x", new: [1], indexes: [0]),
+            entry(.insertion, keyPath: "tags", new: [1], indexes: nil),
+            entry(.insertion, keyPath: "tags", new: [1, 2], indexes: [0]),
+            entry(.replacement, keyPath: "tags", new: 1, indexes: [0]),
+            entry(.recordInserted, keyPath: nil, new: ["a.b": 1]),
+            entry(.recordInserted, keyPath: nil, new: 1),
+        ]
+        for entry in bad {
+            let bytes = stream([Self.frame(0x45, JournalCodec.encode(entry)), commitFrame(1, 1)])
+            #expect("\(entry.change) \(entry.keyPath ?? "-")", performing: { try Self.readAll(bytes) },
+                    throws: streamError(.undecodableEntry, "frame 2"))
+        }
     }
 
     @Test func theEndFrameMustCountTheEntriesAndBeLast() throws {

@@ -23,6 +23,24 @@ import LMDB
         #expect(report.summary.hasPrefix("healthy: 2 records of 1 kind; journal 1…"))
     }
 
+    @Test func theSummaryCountsOneJournalEntryInTheSingular() throws {
+        let one = try TemporaryStore()
+        try one.store.insert(["n": 1], as: ref("n/1"))
+        #expect(try one.store.verify().summary == "healthy: 1 record of 1 kind; journal 1…1 (1 entry); replay matches the records")
+    }
+
+    @Test func aTruncatedOrEmptiedJournalIsCheckedButNotReplayed() throws {
+        let last = try t.store.read { try $0.lastSequence() }
+        try t.store.truncateJournal(before: 3)
+        var report = try t.store.verify()
+        #expect(report.isHealthy && report.firstSequence == 3 && report.lastSequence == last)
+        #expect(!report.replayChecked && report.replaySkipped == "the journal does not reach back to the store's creation")
+        try t.store.truncateJournal(before: last + 1)
+        report = try t.store.verify()
+        #expect(report.isHealthy && report.firstSequence == nil && report.entries == 0 && !report.replayChecked)
+        #expect(report.summary.hasPrefix("healthy: 2 records of 1 kind; journal empty (last sequence \(last))"))
+    }
+
     @Test func findsARecordThatDoesNotDecode() throws {
         try corrupt { txn, db in try txn.put(StoreLayout.recordKey(ref("person/ada")), [1, 0xEE, 0xFF], in: db.records) }
         let report = try t.store.verify()
