@@ -83,21 +83,8 @@ import Testing
     /// A stream that cannot be written (a full disk) is an error, not a truncated stream and exit 0.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
     func anExportThatCannotWriteItsStreamFails() throws {
-        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-        let errors = dir.path("export.err")
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
-        let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
-        let process = Process()
-        process.executableURL = KVStoreExecutable.url
-        process.arguments = ["journal", "export", a]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = full
-        process.standardError = errorHandle
-        try process.run()
-        process.waitUntilExit()
-        try errorHandle.close()
-        let stderr = try String(contentsOfFile: errors, encoding: .utf8)
-        #expect(process.terminationStatus == 1, "\(stderr)")
+        let (status, stderr) = try dir.runWritingToAFullDisk(["journal", "export", a])
+        #expect(status == 1, "\(stderr)")
         #expect(stderr.hasPrefix("kvstore: writing the stream to standard output failed: "), "\(stderr)")
         #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
     }

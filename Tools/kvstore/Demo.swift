@@ -32,7 +32,7 @@ struct DemoCommand: ParsableCommand {
             let output = StandardOutput()
             var script = DemoScript(path: path, output: output)
             try script.run()
-            output.flush()
+            try output.finish()
         }
     }
 

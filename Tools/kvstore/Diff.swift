@@ -39,7 +39,7 @@ struct DiffCommand: ParsableCommand {
                 output.line(Self.line(for: difference))
                 return true
             }
-            output.flush()
+            try output.finish()
         }
         if different { throw ExitCode.failure }
     }

@@ -44,7 +44,7 @@ struct DumpCommand: ParsableCommand {
             // No bar when the records go to the terminal as well: it would be drawn among them.
             let progress = Progress(label: "dumping", unit: "records", total: total, enabled: Progress.terminalApartFromOutput)
             try RecordListing.write(store, kind: kind, format: format, to: output, progress: progress)
-            output.flush()
+            try output.finish()
         }
     }
 }

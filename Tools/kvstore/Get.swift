@@ -45,7 +45,7 @@ struct GetCommand: ParsableCommand {
             }
             let output = StandardOutput()
             output.line(TypedJSON.string(from: value, pretty: pretty))
-            output.flush()
+            try output.finish()
         }
     }
 }

@@ -58,7 +58,7 @@ struct JournalApplyCommand: ParsableCommand {
             progress.finish()
             let output = StandardOutput()
             output.line("applied \(summary.applied) entries, skipped \(summary.skipped); source \(header.storeID.uuidString.lowercased()) applied through \(summary.checkpoint)")
-            output.flush()
+            try output.finish()
         }
     }
 }

@@ -66,7 +66,7 @@ struct JournalConsumersCommand: ParsableCommand {
                 }
                 output.lines(table.lines())
             }
-            output.flush()
+            try output.finish()
         }
     }
 }

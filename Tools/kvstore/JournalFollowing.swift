@@ -69,7 +69,7 @@ struct JournalFollowing {
         var listing = JournalListing(format: format, output: output)
         for entry in entries { listing.append(entry) }
         listing.finish()
-        output.flush()
+        try output.finish()
         if let consumer, let last = entries.last { try consumer.commit(through: last.sequence) }
     }
 

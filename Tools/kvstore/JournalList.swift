@@ -62,7 +62,7 @@ struct JournalListCommand: ParsableCommand {
             let store = try StoreAccess.openForReading(path)
             let output = StandardOutput()
             try JournalListing.write(store, since: since ?? 1, limit: limit, format: format, to: output)
-            output.flush()
+            try output.finish()
         }
     }
 }

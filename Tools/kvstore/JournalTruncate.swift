@@ -42,7 +42,7 @@ struct JournalTruncateCommand: ParsableCommand {
                 "first": first.map { .int(Int64($0)) } ?? .null,
                 "last": .int(Int64(last)),
             ]))
-            output.flush()
+            try output.finish()
         }
     }
 }

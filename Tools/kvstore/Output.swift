@@ -7,16 +7,19 @@ import Darwin
 #endif
 
 /// The tool's standard output, buffered: lines go out in large writes, so a dump of many records
-/// costs few system calls. Call ``flush()`` when done.
+/// costs few system calls. Call ``finish()`` when done: it reports a write that failed.
 ///
 /// ```swift
 /// let output = StandardOutput()
 /// output.line(#"{"name":"Ada"}"#)
-/// output.flush()
+/// try output.finish()
 /// ```
 final class StandardOutput {
     private var buffer: [UInt8] = []
     private static let flushThreshold = 1 << 16
+    /// The `errno` of the first write that failed (a full disk, an I/O error, a closed pipe);
+    /// everything after it is dropped.
+    private(set) var failure: Int32?
 
     /// Writes `text` and a newline.
     func line(_ text: String = "") {
@@ -26,6 +29,7 @@ final class StandardOutput {
 
     /// Writes `text` as it is.
     func write(_ text: String) {
+        guard failure == nil else { return }
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= Self.flushThreshold { flush() }
     }
@@ -37,8 +41,18 @@ final class StandardOutput {
 
     /// Writes what is buffered.
     func flush() {
-        FileDescriptorOutput.writeAll(buffer, to: 1)
+        if failure == nil { failure = FileDescriptorOutput.writeAll(buffer, to: 1) }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes what is buffered, then throws when a write failed — so `kvstore dump > file` on a
+    /// full disk fails instead of leaving a cut-short file behind with status 0. A closed pipe
+    /// (`EPIPE`, e.g. `| head`) is not an error: its reader has what it wanted.
+    func finish() throws {
+        flush()
+        if let failure, failure != EPIPE {
+            throw CommandError("cannot write to standard output: \(String(cString: strerror(failure)))")
+        }
     }
 }
 

@@ -55,7 +55,7 @@ struct RenderCommand: ParsableCommand {
             let rendered = try store.read { txn in try parsed.render(ref, in: txn, strict: strict) }
             let output = StandardOutput()
             output.write(rendered)
-            output.flush()
+            try output.finish()
         }
     }
 }

@@ -69,7 +69,7 @@ struct ReplayCommand: ParsableCommand {
             progress.finish()
             let output = StandardOutput()
             output.line("replayed \(replayed.entries) entries (through sequence \(replayed.through)) into \(into)")
-            output.flush()
+            try output.finish()
         }
     }
 

@@ -47,7 +47,7 @@ struct StatCommand: ParsableCommand {
             case .table: output.lines(report.lines())
             case .json: output.line(TypedJSON.string(from: report.json(), pretty: true))
             }
-            output.flush()
+            try output.finish()
         }
     }
 }

@@ -45,7 +45,7 @@ struct ValueCommand: ParsableCommand {
             let value = try store.read { txn in try txn.value(forKeyPath: keyPath, ofKind: kind) } ?? .null
             let output = StandardOutput()
             output.line(TypedJSON.string(from: value, pretty: pretty))
-            output.flush()
+            try output.finish()
         }
     }
 }

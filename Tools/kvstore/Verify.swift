@@ -43,7 +43,7 @@ struct VerifyCommand: ParsableCommand {
             output.lines(report.findings)
             if report.unlisted > 0 { output.line("… and \(report.unlisted) more problems") }
             output.line(report.summary)
-            output.flush()
+            try output.finish()
             healthy = report.isHealthy
         }
         if !healthy { throw ExitCode.failure }

@@ -10,12 +10,14 @@ extension Store {
     /// try replica.applyJournal(JournalStreamReader(bytes: bytes))
     /// ```
     /// When the journal was truncated past `since`, the stream starts at its first entry (a
-    /// replica that needs the missing ones refuses it as a gap).
+    /// replica that needs the missing ones refuses it as a gap); when `since` is past the last
+    /// entry, the stream is empty and starts after the last entry.
     /// - Returns: the stream's header.
     @discardableResult
     public func exportJournal(since: UInt64 = 1, to output: @escaping ([UInt8]) throws -> Void) throws -> JournalStreamHeader {
         let (first, last) = try read { txn in (try txn.firstSequence(), try txn.lastSequence()) }
-        let start = max(since, 1, first ?? last + 1)
+        // Past the last entry there is nothing to send: the stream is empty, after the last entry.
+        let start = min(max(since, 1, first ?? last + 1), last + 1)
         let header = JournalStreamHeader(storeID: id, firstSequence: start, lastSequence: start <= last ? last : start - 1)
         let writer = try JournalStreamWriter(header: header, output: output)
         if start <= last { try appendJournal(from: start, through: last, to: writer) }

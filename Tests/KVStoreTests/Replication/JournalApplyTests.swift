@@ -88,6 +88,15 @@ import TestSupport
         #expect(try replica.store.read { try $0.replicationCheckpoint(for: source.store.id) } == next + 1)
     }
 
+    @Test func anExportSinceAPointPastTheLastEntryIsAnEmptyStreamAnUpToDateReplicaAccepts() throws {
+        try apply(exported(source.store), to: replica.store)
+        let last = try source.store.read { try $0.lastSequence() }
+        let empty = try JournalStreamReader(bytes: exported(source.store, since: last + 5))
+        #expect(empty.header.firstSequence == last + 1 && empty.header.lastSequence == last)
+        let summary = try apply(exported(source.store, since: last + 5), to: replica.store)
+        #expect(summary.applied == 0 && summary.checkpoint == last)
+    }
+
     @Test func aStreamStartingAfterTheCheckpointIsAGap() throws {
         let last = try source.store.read { try $0.lastSequence() }
         try apply(exported(source.store, since: 1), to: replica.store)

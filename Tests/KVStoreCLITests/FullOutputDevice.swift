@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+extension TestDirectory {
+    /// Runs `kvstore arguments…` with standard output on `/dev/full` (every write fails with
+    /// ENOSPC, as on a full disk). - Returns: the exit status and what it wrote on standard error.
+    func runWritingToAFullDisk(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let errors = path("\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        let process = Process()
+        process.executableURL = KVStoreExecutable.url
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = full
+        process.standardError = errorHandle
+        try process.run()
+        process.waitUntilExit()
+        try errorHandle.close()
+        return (process.terminationStatus, try String(contentsOfFile: errors, encoding: .utf8))
+    }
+}
+
+/// Output that cannot be written (a full disk) is an error naming it, never a cut-short file and
+/// exit 0.
+@Suite(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+struct FullDiskOutputTests {
+    @Test(arguments: [
+        ["dump", "STORE"], ["dump", "STORE", "--format", "table"], ["get", "STORE", "person/ada"],
+        ["journal", "list", "STORE"], ["value", "STORE", "person", "name"], ["stat", "STORE"],
+    ])
+    func aCommandWhoseOutputCannotBeWrittenFails(arguments: [String]) throws {
+        let dir = try TestDirectory()
+        let store = dir.path("store")
+        try dir.succeed("set", store, "person/ada", "name", #""Ada""#)
+        let result = try dir.runWritingToAFullDisk(arguments.map { $0 == "STORE" ? store : $0 })
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr == "kvstore: cannot write to standard output: No space left on device\n")
+    }
+}
