@@ -3,7 +3,9 @@ import CLMDB
 /// A position in a database, valid only inside ``Transaction/withCursor(on:_:)``.
 ///
 /// Entries are visited in key order (bytewise). Keys and values point into the map; see
-/// ``Transaction`` for how long they stay valid.
+/// ``Transaction`` for how long they stay valid. In a read-only transaction the cursor gives the
+/// map's pages it has passed back to the kernel as it goes, so a scan of any size keeps the
+/// process's resident memory flat (see ``MappedPages``).
 ///
 /// ```swift
 /// try txn.withCursor(on: db) { cursor in
@@ -20,10 +22,13 @@ public struct Cursor {
 
     let cursor: OpaquePointer
     let database: Database
+    /// In a read-only transaction: the map's pages passed, given back as the cursor moves on.
+    let passedPages: MappedPages?
 
-    init(_ cursor: OpaquePointer, database: Database) {
+    init(_ cursor: OpaquePointer, database: Database, readOnly: Bool) {
         self.cursor = cursor
         self.database = database
+        self.passedPages = readOnly ? MappedPages() : nil
     }
 
     private func move(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Entry? {
@@ -32,8 +37,10 @@ public struct Cursor {
         let rc = mdb_cursor_get(cursor, &k, &v, op)
         if rc == MDB_NOTFOUND { return nil }
         try LMDBError.check(rc, "mdb_cursor_get(\(database.name))")
-        return (UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
-                UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+        let entry = (UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
+                     UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+        passedPages?.note(entry.0, entry.1)
+        return entry
     }
 
     /// The first entry.

@@ -163,7 +163,7 @@ public struct Transaction {
         var cursor: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(txn, db.dbi, &cursor), "mdb_cursor_open(\(db.name))")
         defer { mdb_cursor_close(cursor) }
-        return try body(Cursor(cursor!, database: db))
+        return try body(Cursor(cursor!, database: db, readOnly: isReadOnly))
     }
 }
 

@@ -54,22 +54,17 @@ extension ReadTransaction {
     /// ```
     ///
     /// `@count` reads the kind's counter; the other operators that start the path read the
-    /// records one at a time, holding only the right key path's values, not every record, and
-    /// (in a read transaction) giving back the map's pages passed, as ``forEachRecord(ofKind:_:)``.
+    /// records one at a time, holding only the right key path's values, not every record (in a
+    /// read transaction, the scan gives the map's pages it passed back as it goes).
     public func value(forKeyPath keyPath: String, ofKind kind: String) throws -> Value? {
         let path = try KeyValuePath(keyPath)
         if case .operator(let op)? = path.components.first, Self.streamedOperators.contains(op) {
             if op == .count { return .int(Int64(try count(ofKind: kind))) }
             let source = TransactionSource(transaction: self), rest = path.components.dropFirst()
             var values: [Value?] = []
-            var pages = MappedPages()
             try RecordRef.validate(kind: kind)
             try transaction.scan(databases.records, prefix: StoreLayout.kindPrefix(kind)) { key, record in
                 guard let ref = StoreLayout.ref(fromKey: key) else { return true }
-                if transaction.isReadOnly {
-                    pages.note(record)
-                    if pages.notedCount >= Self.pagesReleaseInterval { pages.release() }
-                }
                 values.append(try KeyPathEvaluator.value(at: rest, in: .reference(ref), source: source, fullPath: path))
                 return true
             }

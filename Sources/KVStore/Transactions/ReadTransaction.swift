@@ -75,27 +75,17 @@ public class ReadTransaction {
 
     /// Calls `body` with every record of `kind` in id order (bytewise UTF-8), or of every kind
     /// (ordered by kind, then id) when `kind` is nil. Records are decoded one at a time, so memory
-    /// stays constant however many there are — in a read transaction, the map's pages already
-    /// passed are given back as the scan goes (see ``LMDB/MappedPages``). Return false from `body`
-    /// to stop.
+    /// stays constant however many there are (in a read transaction, the scan's cursor gives the
+    /// map's pages it passed back as it goes). Return false from `body` to stop.
     public func forEachRecord(ofKind kind: String? = nil, _ body: (Record) throws -> Bool) throws {
         if let kind { try RecordRef.validate(kind: kind) }
-        var pages = MappedPages()
         try transaction.scan(databases.records, prefix: kind.map(StoreLayout.kindPrefix) ?? []) { key, value in
             guard let ref = StoreLayout.ref(fromKey: key) else {
                 throw StoreError(.corrupt, "a record key is malformed: \(Array(key.prefix(80)))", path: store.path)
             }
-            if transaction.isReadOnly {
-                pages.note(key)
-                pages.note(value)
-                if pages.notedCount >= Self.pagesReleaseInterval { pages.release() }
-            }
             return try body(Record(ref: ref, values: decodeRecord(value, ref: ref)))
         }
     }
-
-    /// How many keys and values a scan reads between releases of the map's pages.
-    static let pagesReleaseInterval = 8192
 
     /// Every record of `kind`, in id order.
     public func records(ofKind kind: String) throws -> [Record] {
