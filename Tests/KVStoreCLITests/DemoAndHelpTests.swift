@@ -18,7 +18,14 @@ import Testing
         #expect(demo.lines[named + 2] == #"  ↳ observer of invoice/1 customer.name: now "Ada Lovelace""#)
         #expect(demo.lines.contains(#"  ↳ observer of invoice/1 customer.name: initially "Ada""#))
         #expect(demo.lines.filter { $0.hasPrefix("  ↳ ") }.count == 4)
-        #expect(demo.lines.suffix(2) == ["  kvstore dump \(store)", "  kvstore journal list \(store)"])
+        let suggested = Array(demo.lines.suffix(5))
+        #expect(suggested == [
+            "  kvstore dump \(store)", "  kvstore journal list \(store)", "  kvstore value \(store) invoice @sum.amount",
+            "  kvstore stat \(store)", "  kvstore verify \(store)",
+        ])
+        for line in suggested {   // each command the demo suggests works on the store it made
+            try dir.succeed(line.split(separator: " ").dropFirst().map(String.init))
+        }
 
         let dump = try dir.succeed("dump", store)
         #expect(dump.stdout == """

@@ -102,7 +102,7 @@ struct DemoScript {
 
     private func showJournalAndRecords(_ store: Store) throws {
         say()
-        say("The journal, as `kvstore journal list PATH --format table` prints it (observers will read it too):")
+        say("The journal, as `kvstore journal list PATH --format table` prints it (other processes follow it with `kvstore journal list PATH --follow`):")
         try JournalListing.write(store, since: 1, limit: nil, format: .table, to: output)
         say()
         say("The records, as `kvstore dump PATH --format table` prints them:")
@@ -112,6 +112,9 @@ struct DemoScript {
         say("The store stays in \(path). Inspect it with:")
         say("  kvstore dump \(quoted)")
         say("  kvstore journal list \(quoted)")
+        say("  kvstore value \(quoted) invoice @sum.amount")
+        say("  kvstore stat \(quoted)")
+        say("  kvstore verify \(quoted)")
     }
 
     private func say(_ sentence: String = "") {
