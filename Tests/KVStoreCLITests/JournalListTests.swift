@@ -62,3 +62,20 @@ import Testing
         #expect(table.lines.dropFirst().allSatisfy { column(of: " person/ada ", in: $0).map { $0 + 1 } == refColumn })
     }
 }
+
+/// A listing longer than one read transaction's chunk of entries.
+@Suite struct LongJournalListTests {
+    @Test func aListingAcrossSeveralChunksHasEveryEntryOnceInOrder() throws {
+        let dir = try TestDirectory()
+        let store = dir.path("store")
+        try dir.withStore("store") { store in
+            try store.write { txn in
+                for i in 0..<5_000 { try txn.insert(["n": .int(Int64(i))], as: RecordRef(kind: "n", id: String(i))) }
+            }
+        }
+        let all = try dir.succeed("journal", "list", store).objects().map { $0["sequence"] }
+        #expect(all == (1...5_000).map { .int(Int64($0)) })
+        let some = try dir.succeed("journal", "list", store, "--since", "10", "--limit", "4500").objects().map { $0["sequence"] }
+        #expect(some == (10..<4_510).map { .int(Int64($0)) })
+    }
+}

@@ -55,18 +55,29 @@ struct JournalListing {
         if format == .table { output.lines(table.lines()) }
     }
 
-    /// Writes the entries of `store`'s journal from sequence `since` on, at most `limit` of them.
+    /// Writes the entries of `store`'s journal from sequence `since` on, through the last entry
+    /// when the listing starts, at most `limit` of them.
+    ///
+    /// Entries are read in short read transactions of ``chunkSize`` entries, not one transaction
+    /// for the whole listing: a listing piped into a slow reader must not hold a snapshot that
+    /// keeps LMDB from reusing pages. Entries never change once written, so the chunks read the
+    /// same entries one transaction would (a truncation meanwhile drops the entries it removed).
     static func write(_ store: Store, since: UInt64, limit: Int?, format: JournalFormat, to output: StandardOutput) throws {
         var listing = JournalListing(format: format, output: output)
-        var count = 0
-        try store.read { txn in
-            try txn.forEachJournalEntry(from: since) { entry in
-                if let limit, count >= limit { return false }
-                listing.append(entry)
-                count += 1
-                return true
-            }
+        var remaining = limit ?? .max
+        let last = try store.read { try $0.lastSequence() }
+        var next = since
+        while remaining > 0 && next <= last {
+            let chunk = try store.read { try $0.journalEntries(from: next, limit: min(chunkSize, remaining)) }
+                .prefix { $0.sequence <= last }
+            guard let end = chunk.last?.sequence else { break }
+            for entry in chunk { listing.append(entry) }
+            remaining -= chunk.count
+            next = end + 1
         }
         listing.finish()
     }
+
+    /// How many entries one read transaction of a listing reads.
+    static let chunkSize = 4096
 }
