@@ -4,9 +4,9 @@ import LMDB
 ///
 /// ```swift
 /// let binding = try store.from(ada, "name")
-///     .map { $0?.description ?? "nobody" }
+///     .map { $0?.stringValue ?? "nobody" }
 ///     .to(label, \.text)                        // sets label.text now, and on every change
-/// let token = try store.from(invoice, "amount").to { amount in print(amount ?? "none") }
+/// let token = try store.from(invoice, "amount").to { amount in print(amount?.description ?? "none") }
 /// ```
 public struct BindingSource<Output: Sendable>: Sendable {
     let store: Store
@@ -31,11 +31,14 @@ public struct BindingSource<Output: Sendable>: Sendable {
     /// Sets `object`'s property `target` to the (transformed) value now and after every change,
     /// on the writing thread. The binding holds `object` weakly and lives as long as it does:
     /// the first change after the object is gone ends it. ``RecordBinding/cancel()`` ends it sooner.
+    ///
+    /// The key path must be `Sendable`, as a literal like `\.text` is when the property is not
+    /// isolated to an actor: a property of a `@MainActor` object may not be set from the writing
+    /// thread (bind it with ``to(_:)`` and hop to the main actor there).
     @discardableResult
     public func to<Object: AnyObject & Sendable>(
-        _ object: Object, _ target: ReferenceWritableKeyPath<Object, Output>
+        _ object: Object, _ target: any ReferenceWritableKeyPath<Object, Output> & Sendable
     ) throws -> RecordBinding {
-        nonisolated(unsafe) let target = target
         let binding = RecordBinding()
         binding.hold(try to { [weak object, weak binding] value in
             guard let object else { return binding?.cancel() ?? () }
