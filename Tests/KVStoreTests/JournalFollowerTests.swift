@@ -78,7 +78,7 @@ import TestSupport
 
     @Test func aConsumersFollowerCommitsTheCursorAfterEachBatch() throws {
         let consumer = try t.store.registerConsumer(named: "indexer", startingAfter: 0)
-        let follower = consumer.follower()
+        let follower = JournalFollower(consumer: consumer)
         let run = Run(follower)
         run.wait(for: 1)
         try t.store.setValue(1, forKey: "age", of: ada)
@@ -89,7 +89,7 @@ import TestSupport
         #expect(try consumer.cursor() == 2)
         // A new follower of the same consumer resumes after the cursor.
         try t.store.setValue(2, forKey: "age", of: ada)
-        let nextFollower = consumer.follower()
+        let nextFollower = JournalFollower(consumer: consumer)
         let next = Run(nextFollower)
         next.wait(for: 1)
         nextFollower.stop()
@@ -100,7 +100,7 @@ import TestSupport
     @Test func aBatchWhoseBodyThrowsEndsTheRunAndIsNotCommitted() throws {
         struct Refused: Error {}
         let consumer = try t.store.registerConsumer(named: "indexer", startingAfter: 0)
-        let run = Run(consumer.follower()) { _ in throw Refused() }
+        let run = Run(JournalFollower(consumer: consumer)) { _ in throw Refused() }
         #expect(run.finished())
         #expect(run.error is Refused)
         #expect(try consumer.cursor() == 0, "the batch will be delivered again")

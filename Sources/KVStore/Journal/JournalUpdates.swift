@@ -93,9 +93,4 @@ extension JournalConsumer {
     public func updates(options: JournalFollowOptions = JournalFollowOptions()) -> JournalUpdates {
         JournalUpdates(store: store, start: nil, consumer: self, options: options)
     }
-
-    /// A blocking follower of this consumer. See ``JournalFollower``.
-    public func follower(options: JournalFollowOptions = JournalFollowOptions()) -> JournalFollower {
-        JournalFollower(consumer: self, options: options)
-    }
 }

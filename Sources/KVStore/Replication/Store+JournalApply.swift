@@ -54,7 +54,7 @@ extension Store {
     /// starts no later than the entry after this store's checkpoint for it.
     /// - Returns: the source store's id.
     @discardableResult
-    public func checkApplicable(_ header: JournalStreamHeader) throws -> UUID {
+    package func checkApplicable(_ header: JournalStreamHeader) throws -> UUID {
         guard header.storeID != id else {
             throw JournalApplyError(.sameStore, "the stream is \(path)'s own journal; a store cannot replicate itself")
         }

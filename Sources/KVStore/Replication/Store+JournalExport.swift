@@ -30,7 +30,7 @@ extension Store {
     /// call it again with the entries committed since.
     /// - Throws: ``StoreError/Code/corrupt`` for an entry without a commit id, and
     ///   ``JournalStreamError`` when entries in the range are missing (truncated meanwhile).
-    public func appendJournal(from: UInt64, through: UInt64, to writer: JournalStreamWriter) throws {
+    package func appendJournal(from: UInt64, through: UInt64, to writer: JournalStreamWriter) throws {
         var next = from
         while next <= through {
             let before = next

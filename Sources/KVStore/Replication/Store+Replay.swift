@@ -67,7 +67,7 @@ extension Store {
 
     /// Checks that the journal still starts at sequence 1 (or is empty and always was), as a
     /// replay needs. - Throws: ``JournalApplyError/Code/journalTruncated``.
-    public func checkReplayable() throws {
+    package func checkReplayable() throws {
         let (first, last) = try read { txn in (try txn.firstSequence(), try txn.lastSequence()) }
         if first != 1 && !(first == nil && last == 0) {
             throw JournalApplyError(.journalTruncated, "\(path)'s journal was truncated (it starts at \(first.map { "sequence \($0)" } ?? "nothing, after \(last) entries")): replay needs it from sequence 1")

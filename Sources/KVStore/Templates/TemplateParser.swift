@@ -9,7 +9,7 @@ struct TemplateParser {
     func parse() throws(TemplateError) -> [Template.Part] {
         var parts: [Template.Part] = []
         var rest = text[...]
-        var position = Template.Position(line: 1, column: 1)
+        var position = TemplateError.Position(line: 1, column: 1)
         while let open = rest.range(of: "[[") {
             let before = rest[..<open.lowerBound]
             position.advance(over: before)
@@ -30,7 +30,7 @@ struct TemplateParser {
     }
 
     /// The tag whose text between `[[` and `]]` is `inside`.
-    private static func tag(_ inside: Substring, at position: Template.Position) throws(TemplateError) -> Template.Part {
+    private static func tag(_ inside: Substring, at position: TemplateError.Position) throws(TemplateError) -> Template.Part {
         var keyPath = inside.trimmingSpaces()
         var raw = false
         if keyPath == "raw" || keyPath.hasPrefix("raw") && keyPath.dropFirst(3).first?.isWhitespace == true {
@@ -46,10 +46,6 @@ struct TemplateParser {
             throw TemplateError(.invalidKeyPath, error.description, at: position)
         }
     }
-}
-
-extension Template {
-    public typealias Position = TemplateError.Position
 }
 
 extension TemplateError.Position {
