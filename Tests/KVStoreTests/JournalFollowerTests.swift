@@ -115,6 +115,23 @@ import TestSupport
         #expect(run.seen.isEmpty)
     }
 
+    /// As the initializer's doc says: 0 is not "whatever is left" once the journal was truncated;
+    /// the oldest covered cursor is.
+    @Test func followingFromZeroAfterTruncationFailsAndTheOldestCoveredCursorFollowsWhatIsLeft() throws {
+        for age in 1...5 { try t.store.setValue(.int(Int64(age)), forKey: "age", of: ada) }
+        try t.store.truncateJournal(before: 4)
+        let fromZero = Run(JournalFollower(store: t.store, after: 0))
+        #expect(fromZero.finished())
+        #expect((fromZero.error as? JournalRetentionError)?.code == .cursorExpired)
+
+        let follower = JournalFollower(store: t.store, after: try t.store.read { try $0.oldestCoveredCursor() })
+        let rest = Run(follower)
+        rest.wait(for: 3)
+        follower.stop()
+        #expect(rest.finished())
+        #expect(rest.seen == [4, 5, 6])
+    }
+
     @Test func thePollOpensNoTransactionUntilSomethingCommits() throws {
         var tail = JournalTail(store: t.store, position: 0, batchLimit: 10, consumer: nil)
         #expect(try tail.poll()?.map(\.sequence) == [1])

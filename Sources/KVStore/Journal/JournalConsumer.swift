@@ -48,6 +48,7 @@ public struct JournalConsumer: Sendable {
     }
 
     /// The consumer's cursor, lag, and whether it expired.
+    /// - Throws: ``JournalRetentionError/Code/unknownConsumer`` when it was unregistered.
     public func status() throws -> Status {
         let status = try store.read { txn in try txn.consumers().first { $0.name == name } }
         guard let status else {
@@ -70,7 +71,8 @@ public struct JournalConsumer: Sendable {
     /// store's durability). Committing the current cursor again changes nothing.
     /// - Throws: ``JournalRetentionError/Code/invalidCursor`` when `sequence` is before the stored
     ///   cursor (use ``reset(to:)`` to go back) or past the journal's last sequence;
-    ///   ``JournalRetentionError/Code/unknownConsumer``.
+    ///   ``JournalRetentionError/Code/cursorExpired`` when it is before what the journal still
+    ///   covers; ``JournalRetentionError/Code/unknownConsumer``.
     public func commit(through sequence: UInt64) throws {
         try store.write { txn in
             let cursor = try txn.registeredConsumerCursor(name)

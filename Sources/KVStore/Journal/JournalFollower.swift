@@ -29,8 +29,11 @@ public final class JournalFollower: Sendable {
     private let options: JournalFollowOptions
     private let stopped = Atomic<Bool>(false)
 
-    /// A follower that delivers the entries after sequence `cursor` (0: the whole journal), then
-    /// every entry committed later. Its position lives only in memory.
+    /// A follower that delivers the entries after sequence `cursor`, then every entry committed
+    /// later. Its position lives only in memory. 0 starts at sequence 1; once the journal was
+    /// truncated, ``run(_:)`` fails with ``JournalRetentionError/Code/cursorExpired`` for a cursor
+    /// before the entries it still holds (start at ``ReadTransaction/oldestCoveredCursor()`` to
+    /// follow whatever is left).
     public init(store: Store, after cursor: UInt64, options: JournalFollowOptions = JournalFollowOptions()) {
         self.store = store
         self.start = cursor

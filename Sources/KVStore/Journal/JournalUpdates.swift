@@ -80,8 +80,10 @@ public struct JournalUpdates: AsyncSequence, Sendable {
 }
 
 extension Store {
-    /// The entries after sequence `cursor` (0: the whole journal), then every entry committed later,
-    /// as an `AsyncSequence` that ends when its task is cancelled. See ``JournalUpdates``.
+    /// The entries after sequence `cursor`, then every entry committed later, as an `AsyncSequence`
+    /// that ends when its task is cancelled. See ``JournalUpdates``. As for
+    /// ``JournalFollower/init(store:after:options:)``, 0 starts at sequence 1, and a cursor the
+    /// journal was truncated past fails with ``JournalRetentionError/Code/cursorExpired``.
     public func journalUpdates(after cursor: UInt64, options: JournalFollowOptions = JournalFollowOptions()) -> JournalUpdates {
         JournalUpdates(store: self, start: cursor, consumer: nil, options: options)
     }

@@ -2,7 +2,9 @@ import Foundation
 import LMDB
 
 /// What `kvstore stat` reports about a store: identity, sizes, page use, readers, records per
-/// kind, the journal's range, durable consumers and replication checkpoints, all read in one snapshot.
+/// kind, the journal's range, durable consumers and replication checkpoints. The records' counts,
+/// the journal's range, the consumers and the checkpoints are read in one snapshot; the file size,
+/// the environment's figures and the readers just before it.
 ///
 /// ```swift
 /// let stats = try store.statistics()
@@ -57,7 +59,7 @@ public struct StoreStatistics: Sendable {
 }
 
 extension Store {
-    /// The store's statistics, read in one snapshot.
+    /// The store's statistics (see ``StoreStatistics`` for what is read in one snapshot).
     public func statistics() throws -> StoreStatistics {
         let dataFile = (path as NSString).appendingPathComponent("data.mdb")
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: dataFile)[.size] as? Int) ?? 0
