@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// do {
-///     let entries = try store.consumer(named: "indexer").entries()
+///     for entry in try store.consumer(named: "indexer").entries() { index(entry) }
 /// } catch let error as JournalRetentionError {
 ///     if error.code == .cursorExpired { /* truncated past the cursor: rebuild, then reset it */ }
 /// }

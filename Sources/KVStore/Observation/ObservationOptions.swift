@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let token = try store.observe(ada, keyPath: "name", options: [.initial, .old, .new]) { change in
-///     print(change.oldValue ?? "none", "→", change.newValue ?? "none")
+///     print(change.oldValue?.stringValue ?? "none", "→", change.newValue?.stringValue ?? "none")
 /// }
 /// ```
 public struct ObservationOptions: OptionSet, Sendable, Hashable {

@@ -5,7 +5,7 @@
 /// a notification already being delivered finishes, and no later one arrives.
 ///
 /// ```swift
-/// let token = try store.observe(ada, keyPath: "name") { change in print(change.newValue ?? "none") }
+/// let token = try store.observe(ada, keyPath: "name") { change in print(change.newValue?.stringValue ?? "none") }
 /// token.cancel()   // or let it go
 /// ```
 public final class ObservationToken: Sendable {

@@ -22,7 +22,7 @@ public enum ChangeOrigin: Sendable, Hashable {
 ///
 /// ```swift
 /// let token = try store.observe(invoice, keyPath: "customer.name", options: [.old, .new]) { change in
-///     print(change.kind, change.oldValue ?? "none", change.newValue ?? "none", change.commitID ?? 0)
+///     print(change.kind, change.oldValue?.stringValue ?? "none", change.newValue?.stringValue ?? "none", change.commitID ?? 0)
 /// }
 /// ```
 public struct ObservedChange: Sendable, Hashable {

@@ -7,7 +7,7 @@
 /// ```swift
 /// let task = Task {
 ///     for await change in try store.changes(of: ada, keyPath: "name") {
-///         print(change.newValue ?? "none")
+///         print(change.newValue?.stringValue ?? "none")
 ///     }
 /// }
 /// task.cancel()   // ends the loop and the observation

@@ -25,7 +25,7 @@ extension Store {
     ///
     /// ```swift
     /// let token = try store.observe(invoice, keyPath: "customer.name", options: [.initial, .old, .new]) { change in
-    ///     print("\(change.oldValue ?? "none") → \(change.newValue ?? "none")")
+    ///     print(change.oldValue?.stringValue ?? "none", "→", change.newValue?.stringValue ?? "none")
     /// }
     /// try store.setValue("Ada Lovelace", forKey: "name", of: ada)   // prints before returning
     /// ```

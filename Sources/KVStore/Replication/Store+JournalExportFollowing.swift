@@ -5,15 +5,20 @@ extension Store {
     /// process or another — until the follower is stopped. The stream then ends with its end frame.
     ///
     /// ```swift
-    /// let export = Thread {
+    /// let running = Mutex<JournalFollower?>(nil)      // to stop the export from another thread
+    /// Thread {
     ///     try? store.exportJournal(since: 1, following: JournalFollowOptions(), onStart: { follower in
-    ///         stopExport = { follower.stop() }
-    ///     }) { bytes in try pipe.write(contentsOf: bytes) }
-    /// }
+    ///         running.withLock { $0 = follower }
+    ///     }) { bytes in try output.write(contentsOf: bytes) }   // output: a FileHandle
+    /// }.start()
+    /// // … later
+    /// running.withLock { $0?.stop() }                  // the stream ends with its end frame
     /// ```
     /// Commits are never split: bytes are sent when a batch read from one snapshot ends, which is
     /// always at a commit boundary, so a reader on the other side applies whole commits as they
     /// arrive. When the journal was truncated past `since`, the stream starts at its first entry.
+    /// Stopping ends the stream after the commits read so far — already committed ones the
+    /// follower has not reached yet are not sent (stopped in `onStart`, the stream holds none).
     ///
     /// - Parameters:
     ///   - options: how often to poll for new commits and how many entries to read at once.
