@@ -15,7 +15,7 @@ final class KeyPathObservation: @unchecked Sendable {
     let callback: @Sendable (ObservedChange) throws -> Void
     /// The store it was made through: its kinds evaluate the key path. Weak, so that observers
     /// do not keep a store alive; once it is gone, the writing store's kinds stand in.
-    weak var store: Store?
+    weak let store: Store?
     private let cancelled = Atomic<Bool>(false)
 
     /// The key path's value as of the last commit that affected it.

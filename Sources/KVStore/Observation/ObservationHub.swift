@@ -24,9 +24,9 @@ final class ObservationHub: Sendable {
 
     /// A hub and its environment, both held weakly (so that an address reused by a later
     /// environment never finds an old hub).
-    private final class Entry: @unchecked Sendable {
-        weak var hub: ObservationHub?
-        weak var environment: Environment?
+    private final class Entry: Sendable {
+        weak let hub: ObservationHub?
+        weak let environment: Environment?
         init(_ hub: ObservationHub, _ environment: Environment) {
             self.hub = hub
             self.environment = environment

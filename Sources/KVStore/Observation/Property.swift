@@ -17,8 +17,8 @@ import LMDB
 /// title.value = "Invoices"
 /// ```
 public final class Property<T: Sendable>: Sendable {
-    private struct Subscriber: @unchecked Sendable {
-        weak var owner: AnyObject?
+    private struct Subscriber: Sendable {
+        weak let owner: (any AnyObject & Sendable)?
         let handler: @Sendable (AnyObject, T) -> Void
     }
 
