@@ -333,6 +333,27 @@ import KVStore   // not @testable: the examples use the public API only
         return commits
     }
 
+    /// JournalStreamError and JournalApplyError.
+    @Test func streamAndApplyErrors() throws {
+        var printed = ""
+        do { _ = try JournalStreamReader(bytes: Array("not a stream".utf8)) } catch { printed = "\(error)" }
+        #expect(printed == "journal stream: not a kvstore journal stream (its first bytes are not the stream's magic bytes)")
+
+        try store.setValue("Augusta", forKey: "name", of: ada)
+        var bytes: [UInt8] = []
+        try store.exportJournal(since: 2) { bytes += $0 }
+        let temporary = try TemporaryStore()
+        let replica = temporary.store
+        let reader = try JournalStreamReader(bytes: bytes)
+        var gap = false
+        do {
+            try replica.applyJournal(reader)
+        } catch let error as JournalApplyError {
+            if error.code == .gap { gap = true /* export the source's journal after the replica's checkpoint, apply that */ }
+        }
+        #expect(gap)
+    }
+
     /// Store+Replay.swift.
     @Test func replay() throws {
         for n in 1...50 { try store.setValue(.int(Int64(n)), forKey: "n", of: ada) }

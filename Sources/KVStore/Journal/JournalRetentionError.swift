@@ -31,7 +31,9 @@ public struct JournalRetentionError: Error, Sendable, CustomStringConvertible {
         case invalidTruncationPoint
     }
 
+    /// What went wrong.
     public let code: Code
+    /// The problem, naming the consumer and the sequences concerned.
     public let message: String
     /// The store's directory.
     public let path: String
@@ -45,5 +47,6 @@ public struct JournalRetentionError: Error, Sendable, CustomStringConvertible {
         self.consumer = consumer
     }
 
+    /// The store's directory and the message.
     public var description: String { "\(path): \(message)" }
 }

@@ -54,8 +54,15 @@ public struct JournalStreamHeader: Sendable, Hashable {
     }
 }
 
-/// A journal stream that cannot be read: each names the problem and where it is.
+/// A journal stream that cannot be read or written: each names the problem and where it is (the
+/// frame, counted from 1 with the header as frame 1, and its byte offset), as one line.
+///
+/// ```swift
+/// do { _ = try JournalStreamReader(bytes: Array("not a stream".utf8)) } catch { print(error) }
+/// // journal stream: not a kvstore journal stream (its first bytes are not the stream's magic bytes)
+/// ```
 public struct JournalStreamError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for callers that switch on it.
     public enum Code: String, Sendable {
         /// Not a journal stream: its first bytes are not the magic bytes.
         case badMagic
@@ -81,7 +88,9 @@ public struct JournalStreamError: Error, Sendable, CustomStringConvertible {
         case io
     }
 
+    /// What went wrong.
     public let code: Code
+    /// The problem, naming the frame and byte offset when it concerns one.
     public let message: String
 
     public init(_ code: Code, _ message: String) {
@@ -89,5 +98,6 @@ public struct JournalStreamError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// `journal stream: ` and the message.
     public var description: String { "journal stream: \(message)" }
 }

@@ -30,7 +30,9 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
         public var description: String { "line \(line), column \(column)" }
     }
 
+    /// What went wrong.
     public let code: Code
+    /// The problem, naming the tag or key path concerned.
     public let message: String
     /// Where the tag concerned starts (its `[[`).
     public let position: Position
@@ -41,5 +43,6 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
         self.position = position
     }
 
+    /// `template line L, column C: ` and the message.
     public var description: String { "template \(position): \(message)" }
 }
