@@ -4,7 +4,8 @@ extension Environment {
     /// The id of the newest committed write transaction, by this process or any other.
     ///
     /// Reads the environment's meta pages (`mdb_env_info`'s `me_last_txnid`) without opening a
-    /// transaction, so a follower can poll it cheaply: it changes after every commit, and only then.
+    /// transaction, so a follower can poll it cheaply: it changes after every commit that wrote
+    /// something, and only then (a write transaction that wrote nothing commits no new meta page).
     ///
     /// ```swift
     /// let seen = env.lastTransactionID

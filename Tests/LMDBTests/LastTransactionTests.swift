@@ -26,5 +26,7 @@ import Testing
             throw Abort()
         }
         #expect(other.lastTransactionID == id, "an aborted write changes nothing")
+        try env.write { _ in }
+        #expect(other.lastTransactionID == id, "nor does a write that wrote nothing (LMDB commits no meta page)")
     }
 }
