@@ -109,7 +109,9 @@ public final class Store: Sendable {
     /// ``StoreError/Code/nestedWrite`` (it could only wait for itself).
     ///
     /// Observers of the changes (``observe(_:keyPath:options:_:)``) are notified after the commit,
-    /// on this thread, before `write` returns.
+    /// in commit order, before `write` returns: on this thread, or on another writing thread that
+    /// is delivering notifications at the time (`write` then waits until they ran). A `write` made
+    /// from inside an observer's callback returns at once; its notifications follow the current one.
     public func write<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
         if options.readOnly {
             throw StoreError(.readOnly, "the store is open read-only", path: path)
