@@ -2,10 +2,11 @@ import LMDB
 
 /// In-process observation (DESIGN §8): key paths of records, and kinds.
 ///
-/// Delivery: after each commit, on the writing thread and outside the write lock, in journal
+/// Delivery: after each commit, on a writing thread and outside the write lock, in journal
 /// order; each observer sees each change once, and the writing call returns only after its own
 /// commit's notifications ran (KVO's "by the time the setter returns"). When several threads
-/// write, one delivers at a time and the others wait for their turn, so commits arrive in order.
+/// write, one delivers at a time — every commit queued up to its own, other threads' included —
+/// and the others wait, so commits arrive in order.
 /// A callback may write to the store: its write commits and returns at once, and its
 /// notifications are delivered after the current commit's. A callback that throws has its error
 /// dropped (the store has committed; the other observers still run). A callback must not wait for
@@ -36,7 +37,7 @@ extension Store {
     ///
     /// - Parameters:
     ///   - options: what to report (default: new values).
-    ///   - callback: runs on the writing thread; keep it short.
+    ///   - callback: runs on a writing thread (see Delivery above); keep it short.
     /// - Returns: a token; the observation lasts until it is cancelled or released.
     /// - Throws: ``KeyValueCodingError`` for a malformed key path, or one that cannot be evaluated
     ///   now (a key into a scalar, an undefined key of a closed kind); ``StoreError/Code/nestedWrite``
