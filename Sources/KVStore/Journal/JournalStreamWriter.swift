@@ -26,7 +26,8 @@ public final class JournalStreamWriter {
     private var finished = false
     private static let flushThreshold = 1 << 16
 
-    /// Starts a stream: writes the magic bytes, the format version and the header frame.
+    /// Starts a stream: the magic bytes, the format version and the header frame, sent to
+    /// `output` with the first chunk (at ``endBatch()`` or ``finish()`` at the latest).
     public init(header: JournalStreamHeader, output: @escaping ([UInt8]) throws -> Void) throws {
         self.header = header
         self.output = output
@@ -41,7 +42,10 @@ public final class JournalStreamWriter {
     }
 
     /// Appends one entry; its sequence must follow the previous entry's (the first: the header's
-    /// first sequence).
+    /// first sequence). Appending after ``finish()`` is a programming error (it traps).
+    /// - Throws: ``JournalStreamError`` (`gap` or `outOfOrder` for a sequence that does not
+    ///   follow, `malformed` past the header's last sequence, `frameTooLarge`); what `output`
+    ///   throws when a chunk is sent.
     public func append(_ entry: JournalEntry) throws {
         try JournalCodec.encode(entry).withUnsafeBytes { try append(encoded: $0, sequence: entry.sequence, commitID: entry.commitID) }
     }
