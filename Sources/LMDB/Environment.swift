@@ -204,7 +204,7 @@ public final class Environment: Sendable {
     /// ``write(_:)``, then `didCommit` once the final run of `body` has committed, while this
     /// thread still holds the write lock: what it does is ordered like the commits themselves
     /// (the store queues change notifications there). It does not run when the write fails.
-    public func write<T>(_ body: (Transaction) throws -> T, didCommit: () -> Void) throws -> T {
+    package func write<T>(_ body: (Transaction) throws -> T, didCommit: () -> Void) throws -> T {
         if options.readOnly { throw LMDBError(code: EACCES, operation: "write transaction on a read-only store") }
         let thread = currentThreadID()
         if writerThread.load(ordering: .relaxed) == thread {
