@@ -246,7 +246,7 @@ import KVStore   // not @testable: the examples use the public API only
                 seen.add("\(entry.sequence) \(entry.change)")
             }
         }
-        #expect(waitUntil { seen.count == 2 })
+        while seen.count < 2 { try await Task.sleep(for: .milliseconds(2)) }  // (async: no blocking wait)
         // … later
         task.cancel()
         try await task.value
