@@ -179,6 +179,24 @@ import TestSupport
         #expect(seen.all == ["1", "2", "3", "4"])
     }
 
+    /// Cancelling ends the sequence at the next request, not after the rest of the batch already
+    /// read; a consumer's cursor is committed through the entries handed out (the loop body ran
+    /// for each of them before it asked for the next).
+    @Test func cancellingEndsUpdatesMidBatchAndCommitsWhatWasHandedOut() async throws {
+        for age in 1...5 { try t.store.setValue(.int(Int64(age)), forKey: "age", of: ada) }
+        let consumer = try t.store.registerConsumer(named: "indexer", startingAfter: 0)
+        let task = Task {
+            var seen: [UInt64] = []
+            for try await entry in consumer.updates() {
+                seen.append(entry.sequence)
+                if seen.count == 2 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+            return seen
+        }
+        #expect(try await task.value == [1, 2])
+        #expect(try consumer.cursor() == 2)
+    }
+
     @Test func aConsumersUpdatesCommitTheCursorThroughWhatWasProcessed() async throws {
         for age in 1...3 { try t.store.setValue(.int(Int64(age)), forKey: "age", of: ada) }
         let consumer = try t.store.registerConsumer(named: "indexer", startingAfter: 1)

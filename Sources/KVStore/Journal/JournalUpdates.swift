@@ -14,8 +14,9 @@
 /// It polls as ``JournalFollower`` does, sleeping with `Task.sleep` between polls, and reads in short
 /// read transactions. Made by ``Store/journalUpdates(after:options:)`` (an in-memory position) or
 /// ``JournalConsumer/updates(options:)``, which commits the consumer's cursor through a batch when
-/// the entry after the batch is asked for (at-least-once: entries handed out but not yet followed
-/// by a request for the next are delivered again after a restart).
+/// the entry after the batch is asked for, and through the entries handed out when the next one
+/// is asked for after the task was cancelled (at-least-once: entries handed out but not yet
+/// followed by a request for the next are delivered again after a restart).
 public struct JournalUpdates: AsyncSequence, Sendable {
     public typealias Element = JournalEntry
 
@@ -43,7 +44,8 @@ public struct JournalUpdates: AsyncSequence, Sendable {
             backoff = PollBackoff(sequence.options.pollInterval)
         }
 
-        /// The next entry, waiting for one to commit; nil once the task is cancelled.
+        /// The next entry, waiting for one to commit; nil once the task is cancelled (also in the
+        /// middle of a batch already read).
         /// - Throws: ``JournalRetentionError/Code/cursorExpired`` when the journal is truncated
         ///   past the position; a consumer's errors when committing its cursor.
         public mutating func next() async throws -> JournalEntry? {
@@ -54,16 +56,16 @@ public struct JournalUpdates: AsyncSequence, Sendable {
                     consumer: sequence.consumer?.name)
             }
             while true {
+                if Task.isCancelled {
+                    try commitHandedOut()
+                    return nil
+                }
                 if next < buffer.count {
                     defer { next += 1 }
                     if sequence.consumer != nil { uncommitted = buffer[next].sequence }
                     return buffer[next]
                 }
-                if let consumer = sequence.consumer, let sequence = uncommitted {
-                    try consumer.commit(through: sequence)
-                    uncommitted = nil
-                }
-                if Task.isCancelled { return nil }
+                try commitHandedOut()
                 if let batch = try tail!.poll(), !batch.isEmpty {
                     (buffer, next) = (batch, 0)
                     backoff.reset()
@@ -74,6 +76,15 @@ public struct JournalUpdates: AsyncSequence, Sendable {
                 } catch {
                     return nil
                 }
+            }
+        }
+
+        /// Commits the consumer's cursor through the entries handed out: asking for the next
+        /// one means the previous ones were processed.
+        private mutating func commitHandedOut() throws {
+            if let consumer = sequence.consumer, let sequence = uncommitted {
+                try consumer.commit(through: sequence)
+                uncommitted = nil
             }
         }
     }
