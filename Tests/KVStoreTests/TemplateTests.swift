@@ -17,6 +17,15 @@ import Testing
         #expect(try Template("[[rawness]]").parts == [.value(try KeyValuePath("rawness"), raw: false, position: .init(line: 1, column: 1))])
     }
 
+    /// An error reads as one line, also when the tag it shows holds a line break.
+    @Test func anEmptyTagWithALineBreakIsShownOnOneLine() {
+        #expect {
+            try Template("x [[raw\n\t]]")
+        } throws: { error in
+            "\(error)" == #"template line 1, column 3: the tag '[[raw\n\t]]' names no key path"#
+        }
+    }
+
     @Test(arguments: [
         ("ab\n  [[x", TemplateError.Code.unclosedTag, 2, 3),
         ("a [[x b [[y]]", .unclosedTag, 1, 3),

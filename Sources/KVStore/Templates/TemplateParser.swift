@@ -38,7 +38,9 @@ struct TemplateParser {
             keyPath = keyPath.dropFirst(3).trimmingSpaces()
         }
         if keyPath.isEmpty {
-            throw TemplateError(.emptyTag, "the tag '[[\(inside)]]' names no key path", at: position)
+            // The inside is white space: escape line breaks and tabs so the message stays one line.
+            let shown = inside.unicodeScalars.map { $0.escaped(asASCII: false) }.joined()
+            throw TemplateError(.emptyTag, "the tag '[[\(shown)]]' names no key path", at: position)
         }
         do {
             return .value(try KeyValuePath(String(keyPath)), raw: raw, position: position)
