@@ -209,7 +209,7 @@ import KVStore   // not @testable: the examples use the public API only
     /// Store+JournalTruncation.swift.
     @Test func truncation() throws {
         try store.write { txn in
-            for n in 1...1_200 { try txn.setValue(.int(Int64(n)), forKey: "n\(n)", of: ada) }
+            for n in 1...1_200 { try txn.setValue(.int(Int64(n)), forKey: "n", of: ada) }
         }
         try store.registerConsumer(named: "lagging", startingAfter: 10)
         try store.truncateJournal(before: 11)                 // the consumer needs 11 and later
