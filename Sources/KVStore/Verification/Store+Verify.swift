@@ -6,12 +6,15 @@ public struct VerificationReport: Sendable {
     public var findings: [String] = []
     /// Problems found beyond the first ``findingLimit`` (not listed).
     public var unlisted = 0
-    /// Records checked, and the kinds they belong to.
+    /// Records checked.
     public var records = 0
+    /// Kinds the checked records belong to.
     public var kinds = 0
-    /// Journal entries checked, and the sequences of the first and last.
+    /// Journal entries checked.
     public var entries = 0
+    /// The sequence of the journal's first entry; nil when the journal is empty.
     public var firstSequence: UInt64?
+    /// The store's last sequence (its `last-sequence` counter; it stays after truncation).
     public var lastSequence: UInt64 = 0
     /// Whether the journal reached back to the store's creation, so that replaying it was
     /// compared with the records.
