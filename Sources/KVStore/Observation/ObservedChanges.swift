@@ -34,6 +34,7 @@ public struct ObservedChanges: AsyncSequence, Sendable {
         Iterator(base: stream.makeAsyncIterator(), lifetime: lifetime)
     }
 
+    /// Iterates an ``ObservedChanges``; it keeps the observation alive.
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncStream<ObservedChange>.Iterator
         let lifetime: Lifetime

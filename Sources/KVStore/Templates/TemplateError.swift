@@ -19,7 +19,9 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
 
     /// A place in the template: 1-based line, and 1-based column counted in characters.
     public struct Position: Sendable, Hashable, CustomStringConvertible {
+        /// The line, from 1.
         public var line: Int
+        /// The column in the line, from 1, counted in characters.
         public var column: Int
 
         public init(line: Int, column: Int) {
