@@ -78,6 +78,10 @@ public final class Store: Sendable {
 
     /// Registers (or replaces) the rules of a kind. Records of unregistered kinds follow an open
     /// kind's defaults.
+    ///
+    /// Register kinds before observing their records: an observation already running keeps the
+    /// inputs it attached to (for example a derived key's ``Kind/keyPathsAffecting``) until its
+    /// next change, when it re-attaches under the new rules.
     public func register(_ kind: Kind) {
         kinds.withLock { $0[kind.name] = kind }
         hasKinds.store(true, ordering: .releasing)
