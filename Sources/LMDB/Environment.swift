@@ -110,6 +110,7 @@ public final class Environment: Sendable {
             var dead: Int32 = 0
             try LMDBError.check(mdb_reader_check(env, &dead), "mdb_reader_check")
             staleReadersCleared = Int(dead)
+            try Self.adoptRecordedMapSize(env)
         } catch {
             mdb_env_close(env)
             throw error
@@ -119,6 +120,20 @@ public final class Environment: Sendable {
         self.handle = env
         self.options = options
         self.mapSize = Atomic(info.me_mapsize)
+    }
+
+    /// Adopts the map size recorded in the file when it is larger than the one just opened with.
+    /// LMDB opens a map smaller than the recorded one (another process grew it) at the size of the
+    /// pages in use, so the first write would have to grow it again and `stat` would show it full.
+    private static func adoptRecordedMapSize(_ env: OpaquePointer) throws(LMDBError) {
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        let opened = info.me_mapsize
+        try LMDBError.check(mdb_env_set_mapsize(env, 0), "mdb_env_set_mapsize")   // 0: the recorded size
+        mdb_env_info(env, &info)
+        if info.me_mapsize < opened {
+            try LMDBError.check(mdb_env_set_mapsize(env, opened), "mdb_env_set_mapsize")
+        }
     }
 
     /// Set by the registry for shared environments.

@@ -20,15 +20,16 @@ final class BackgroundCommand: @unchecked Sendable {
     private let reader = DispatchSemaphore(value: 0)
 
     /// Starts `kvstore arguments…` in `directory`. With `readingOutput` false, nothing reads its
-    /// standard output until ``readOnce()``.
-    init(_ arguments: [String], in directory: TestDirectory, readingOutput: Bool = true) throws {
+    /// standard output until ``readOnce()`` (or another command reads it: ``standardOutput``).
+    /// With `input`, standard input reads that handle (another command's ``standardOutput``: a pipe).
+    init(_ arguments: [String], in directory: TestDirectory, readingOutput: Bool = true, input: FileHandle? = nil) throws {
         let executable = try #require(KVStoreExecutable.url, "the kvstore executable was not found next to the tests")
         errorURL = directory.outputs.appendingPathComponent("\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory.url
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = input ?? FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorURL)
         try process.run()
@@ -85,6 +86,10 @@ final class BackgroundCommand: @unchecked Sendable {
     func readOnce() -> String {
         String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
     }
+
+    /// The reading end of standard output, to pipe it into another command (`export | apply`;
+    /// only when made with `readingOutput` false).
+    var standardOutput: FileHandle { output.fileHandleForReading }
 
     /// Closes the reading end of standard output, as `| head -1` does once it has its line (only
     /// when made with `readingOutput` false).

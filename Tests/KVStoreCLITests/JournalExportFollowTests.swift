@@ -51,6 +51,40 @@ import TestSupport
         #expect(try dir.succeed("diff", a, dir.path("b")).stdout.isEmpty)
     }
 
+    @Test func applyReadingAFollowExportFromAPipeAppliesEachCommitAsItArrives() throws {
+        // kvstore journal export a --follow | kvstore journal apply b
+        let b = dir.path("b")
+        let export = try BackgroundCommand(["journal", "export", a, "--follow"], in: dir, readingOutput: false)
+        let apply = try BackgroundCommand(["journal", "apply", b], in: dir, input: export.standardOutput)
+        func caughtUp() -> Bool { (try? dir.kvstore("diff", a, b))?.status == 0 }
+        #expect(waitUntil(caughtUp), "\(apply.stderr)")
+        try dir.succeed("set", a, "person/bob", "name", #""Bobby""#)
+        #expect(waitUntil(caughtUp), "\(apply.stderr)")
+        #expect(try dir.succeed("get", b, "person/bob", "name").stdout == "\"Bobby\"\n")
+
+        #expect(export.stop() == 0, "\(export.stderr)")
+        #expect(apply.waitForExit() == 0, "\(apply.stderr)")
+        let entries = try dir.succeed("journal", "list", a).lines.count
+        #expect(apply.lines.last?.hasPrefix("applied \(entries) entries, skipped 0; source ") == true, "\(apply.lines)")
+        #expect(try dir.succeed("verify", b).stdout.hasPrefix("healthy"))
+    }
+
+    @Test func applyReadingAFollowExportThatIsKilledKeepsTheCommitsItApplied() throws {
+        let b = dir.path("b")
+        let export = try BackgroundCommand(["journal", "export", a, "--follow"], in: dir, readingOutput: false)
+        let apply = try BackgroundCommand(["journal", "apply", b], in: dir, input: export.standardOutput)
+        #expect(waitUntil { (try? dir.kvstore("diff", a, b))?.status == 0 }, "\(apply.stderr)")
+        _ = export.stop(signal: SIGKILL)   // no end frame
+        #expect(apply.waitForExit() == 1)
+        #expect(apply.stderr.hasPrefix("kvstore: journal stream: ") && apply.stderr.contains("the stream was cut short"), "\(apply.stderr)")
+        #expect(try dir.succeed("diff", a, b).stdout.isEmpty)
+        let last = try dir.succeed("journal", "list", a).lines.count
+        let resumed = try BackgroundCommand(["journal", "export", a, "--since", "\(last + 1)"], in: dir, readingOutput: false)
+        let again = try BackgroundCommand(["journal", "apply", b], in: dir, input: resumed.standardOutput)
+        #expect(again.waitForExit() == 0, "\(again.stderr)")
+        #expect(again.lines == ["applied 0 entries, skipped 0; source \(try dir.withStore("a") { $0.id.uuidString.lowercased() }) applied through \(last)"])
+    }
+
     @Test func followingFromASequenceStartsThere() throws {
         let export = try BackgroundCommand(["journal", "export", a, "--since", "3", "--follow"], in: dir)
         try dir.succeed("set", a, "person/bob", "name", #""Bobby""#)

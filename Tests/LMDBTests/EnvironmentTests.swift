@@ -119,6 +119,25 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         try small.write { try $0.put(bytes("z"), value, in: db) }
     }
 
+    @Test func openingAdoptsTheLargerMapAnotherProcessGrewNotJustThePagesInUse() throws {
+        let dir = try TemporaryDirectory()
+        do {   // another process (its own handle) grows the map to 8 MiB, writes a little, ends
+            let grower = try Environment(path: dir.path, options: .init(mapSize: 8 << 20))
+            let db = try grower.openDatabase("blobs")
+            try grower.write { txn in for i in 0..<100 { try txn.put(bytes("k\(i)"), [UInt8](repeating: 1, count: 1000), in: db) } }
+        }
+        // Opening with a smaller map gets the one the file records (as `mdb_stat -e` shows it),
+        // not a map clamped to the pages in use, which the first write would have to grow.
+        let later = try Environment(path: dir.path, options: .init(mapSize: 64 << 10))
+        #expect(later.currentMapSize == 8 << 20)
+        #expect(later.info().mapSize == 8 << 20)
+        let readOnly = try Environment(path: dir.path, options: .init(mapSize: 64 << 10, readOnly: true))
+        #expect(readOnly.currentMapSize == 8 << 20)
+        // A larger map asked for is kept.
+        let larger = try Environment(path: dir.path, options: .init(mapSize: 16 << 20))
+        #expect(larger.currentMapSize == 16 << 20)
+    }
+
     @Test func readOnlyEnvironmentRefusesWrites() throws {
         let dir = try TemporaryDirectory()
         do {

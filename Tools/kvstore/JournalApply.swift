@@ -22,9 +22,17 @@ struct JournalApplyCommand: ParsableCommand {
             the source, the apply stops at that commit and what was applied before stays, with \
             its checkpoint. Prints one summary line.
 
+            An open-ended stream ('journal export --follow') read from a pipe cannot be checked \
+            through first, as it ends only when the export stops: its commits are applied as \
+            they arrive, each checked whole before it is applied, until the stream's end frame \
+            (the export was interrupted). A stream error then stops the apply with the commits \
+            before it applied; start again with 'export --since' the next sequence ('kvstore \
+            stat' shows the last applied).
+
             Examples:
               kvstore journal export ./store > store.journal && kvstore journal apply ./replica store.journal
               ssh origin kvstore journal export ./store --since 1201 | kvstore journal apply ./replica
+              kvstore journal export ./store --follow | kvstore journal apply ./replica
             """
     )
 
@@ -37,12 +45,17 @@ struct JournalApplyCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let input = try StreamInput(file)
+            if let start = input.openEndedStart {
+                let reader = try JournalStreamReader(start: start, fileDescriptor: input.descriptor)
+                try refuseGapInANewStore(reader.header)
+                let summary = try StoreAccess.openCreating(path).applyJournal(reader)
+                try printSummary(summary, of: reader.header)
+                return
+            }
             let check = try JournalStreamReader(fileDescriptor: input.descriptor)
             while try check.nextCommit() != nil {}
             let header = check.header
-            if StoreAccess.isAbsentOrEmptyDirectory(path), header.firstSequence > 1 {
-                throw JournalApplyError(.gap, "source entries 1…\(header.firstSequence - 1) are missing: \(path) is a new store, but the stream starts at \(header.firstSequence)")
-            }
+            try refuseGapInANewStore(header)
             let store = try StoreAccess.openCreating(path)
             try store.checkApplicable(header)
             try input.rewind()
@@ -56,9 +69,20 @@ struct JournalApplyCommand: ParsableCommand {
                 throw error
             }
             progress.finish()
-            let output = StandardOutput()
-            output.line("applied \(summary.applied) entries, skipped \(summary.skipped); source \(header.storeID.uuidString.lowercased()) applied through \(summary.checkpoint)")
-            try output.finish()
+            try printSummary(summary, of: header)
         }
+    }
+
+    /// A stream that does not start at the source's first entry cannot make a new replica.
+    private func refuseGapInANewStore(_ header: JournalStreamHeader) throws {
+        if StoreAccess.isAbsentOrEmptyDirectory(path), header.firstSequence > 1 {
+            throw JournalApplyError(.gap, "source entries 1…\(header.firstSequence - 1) are missing: \(path) is a new store, but the stream starts at \(header.firstSequence)")
+        }
+    }
+
+    private func printSummary(_ summary: Store.JournalApplySummary, of header: JournalStreamHeader) throws {
+        let output = StandardOutput()
+        output.line("applied \(summary.applied) entries, skipped \(summary.skipped); source \(header.storeID.uuidString.lowercased()) applied through \(summary.checkpoint)")
+        try output.finish()
     }
 }

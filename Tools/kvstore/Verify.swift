@@ -16,7 +16,8 @@ struct VerifyCommand: ParsableCommand {
 
             Exit status: 0 healthy (one summary line on standard output); 1 problems found (one \
             line each, then the summary); 2 the store could not be checked (one line on standard \
-            error). Run it while nothing writes to the store.
+            error). It reads one snapshot of the store, so other processes may write meanwhile \
+            (what they commit after it started is not checked).
 
             Example:
               kvstore verify ./store

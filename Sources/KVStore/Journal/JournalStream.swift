@@ -35,6 +35,10 @@ public enum JournalStream {
     }
 
     static let openEndedFlag: UInt8 = 1
+
+    /// The bytes before the first entry: magic, version and the header frame (`journal apply`
+    /// reads them to tell an open-ended stream from a pipe before deciding how to read the rest).
+    package static let headerLength = magic.count + 2 + 5 + 33 + 4
 }
 
 /// What a journal stream says about itself before its first entry.

@@ -46,6 +46,11 @@ public final class JournalStreamReader {
         try self.init(source: ByteSource(descriptor: fileDescriptor))
     }
 
+    /// Reads a stream from a file descriptor whose first bytes, `start`, were already read from it.
+    package convenience init(start: [UInt8], fileDescriptor: Int32) throws(JournalStreamError) {
+        try self.init(source: ByteSource(bytes: start, then: fileDescriptor))
+    }
+
     private init(source: ByteSource) throws(JournalStreamError) {
         self.source = source
         header = JournalStreamHeader(storeID: UUID(), firstSequence: 0, lastSequence: nil)
@@ -233,7 +238,12 @@ private struct ByteSource {
     }
 
     init(descriptor: Int32) {
-        buffer = []
+        self.init(bytes: [], then: descriptor)
+    }
+
+    /// `bytes`, then what `descriptor` reads.
+    init(bytes: [UInt8], then descriptor: Int32) {
+        buffer = bytes
         self.descriptor = descriptor
         atEnd = false
     }

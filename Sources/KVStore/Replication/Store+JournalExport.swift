@@ -2,7 +2,8 @@
 extension Store {
     /// Writes the journal from sequence `since` on as a journal stream to `output`, through the
     /// entry that was last when the export started. Entries are read in short read transactions
-    /// of a few thousand entries each and copied as they are stored (not decoded).
+    /// of a few thousand entries each, checked as a stream reader checks them (each decodes, is
+    /// the entry its key says, and has the fields its change needs), and copied as they are stored.
     ///
     /// ```swift
     /// var bytes: [UInt8] = []
@@ -28,7 +29,8 @@ extension Store {
     /// Appends the journal entries `from`…`through` to `writer` and ends the batch (the last
     /// entry must end a commit, as the last entry of any snapshot does). For a follow export,
     /// call it again with the entries committed since.
-    /// - Throws: ``StoreError/Code/corrupt`` for an entry without a commit id, and
+    /// - Throws: ``StoreError/Code/corrupt`` for an entry that does not decode, is not the entry
+    ///   its key says or does not fit its change kind (no reader would take it), and
     ///   ``JournalStreamError`` when entries in the range are missing (truncated meanwhile).
     package func appendJournal(from: UInt64, through: UInt64, to writer: JournalStreamWriter) throws {
         var next = from
@@ -38,10 +40,8 @@ extension Store {
                 var n = 0
                 try txn.transaction.scan(databases.journal, from: StoreLayout.sequenceKey(next)) { key, value in
                     guard let sequence = StoreLayout.sequence(fromKey: key), sequence <= through else { return false }
-                    guard let commit = (try? RecordCodec.value(forKey: "commit", in: value))??.intValue else {
-                        throw StoreError(.corrupt, "journal entry \(sequence) is corrupt: no commit id", path: path)
-                    }
-                    try writer.append(encoded: value, sequence: sequence, commitID: UInt64(bitPattern: commit))
+                    let entry = try exportableEntry(value, sequence: sequence)
+                    try writer.append(encoded: value, sequence: sequence, commitID: entry.commitID)
                     next = sequence + 1
                     n += 1
                     return n < 4096
@@ -52,5 +52,18 @@ extension Store {
             }
         }
         try writer.endBatch()
+    }
+
+    /// The stored entry `sequence`, decoded and checked as a stream reader will check it.
+    /// - Throws: ``StoreError/Code/corrupt`` naming the entry and the problem.
+    private func exportableEntry(_ stored: UnsafeRawBufferPointer, sequence: UInt64) throws -> JournalEntry {
+        let entry: JournalEntry
+        do { entry = try JournalCodec.decode(stored, sequence: sequence) } catch {
+            throw StoreError(.corrupt, error.message, path: path)
+        }
+        if let problem = entry.shapeProblem {
+            throw StoreError(.corrupt, "journal entry \(sequence) is corrupt: \(problem)", path: path)
+        }
+        return entry
     }
 }

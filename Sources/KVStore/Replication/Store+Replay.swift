@@ -27,6 +27,16 @@ extension Store {
     @discardableResult
     public func replayJournal(into target: Store, until: ReplayLimit? = nil, progress: ((Int) -> Void)? = nil) throws -> (entries: Int, through: UInt64) {
         try checkReplayable()
+        return try replayJournal(into: target, until: until, progress: progress) { try read($0) }
+    }
+
+    /// ``replayJournal(into:until:progress:)`` without checking the journal starts at 1, reading
+    /// it in chunks through `reading`: short read transactions of their own, or one snapshot.
+    @discardableResult
+    func replayJournal(
+        into target: Store, until: ReplayLimit?, progress: ((Int) -> Void)?,
+        reading: ((ReadTransaction) throws -> [JournalEntry]) throws -> [JournalEntry]
+    ) throws -> (entries: Int, through: UInt64) {
         let (targetLast, targetKinds) = try target.read { txn in (try txn.lastSequence(), try txn.kinds()) }
         guard targetLast == 0, targetKinds.isEmpty else {
             throw JournalApplyError(.targetNotEmpty, "\(target.path) is not an empty store: replay rebuilds into a new one")
@@ -37,7 +47,7 @@ extension Store {
         var count = 0
         var reachedLimit = false
         while !reachedLimit {
-            let chunk = try read { txn in
+            let chunk = try reading { txn in
                 var chunk: [JournalEntry] = []
                 try txn.forEachJournalEntry(from: next) { entry in
                     guard entry.sequence == next + UInt64(chunk.count) else {

@@ -24,12 +24,15 @@ extension Store {
     /// and compared key by key. Memory stays constant however many records there are.
     /// - Throws: ``StoreError/Code/corrupt`` for a record that does not decode or a malformed key.
     public func forEachDifference(from other: Store, _ body: (RecordDifference) throws -> Bool) throws {
-        try read { a in
-            try other.read { b in
-                try a.transaction.withCursor(on: databases.records) { first in
-                    try b.transaction.withCursor(on: other.databases.records) { second in
-                        try Self.mergeWalk(first, second, paths: (path, other.path), body)
-                    }
+        try read { a in try forEachDifference(in: a, from: other, body) }
+    }
+
+    /// ``forEachDifference(from:_:)`` with this store's records as `a`, a snapshot of it, has them.
+    func forEachDifference(in a: ReadTransaction, from other: Store, _ body: (RecordDifference) throws -> Bool) throws {
+        try other.read { b in
+            try a.transaction.withCursor(on: databases.records) { first in
+                try b.transaction.withCursor(on: other.databases.records) { second in
+                    try Self.mergeWalk(first, second, paths: (path, other.path), body)
                 }
             }
         }

@@ -57,23 +57,24 @@ extension Store {
     /// let report = try store.verify()
     /// if !report.isHealthy { report.findings.forEach { print($0) } }
     /// ```
-    /// Records and journal are checked in one read snapshot; the replay comparison assumes no
-    /// one writes meanwhile. `progress` is called with counts of records and entries checked.
+    /// Everything — the checks, the replay and the comparison — reads one snapshot, so writers
+    /// may go on meanwhile (their changes are not verified, and LMDB does not reuse the pages
+    /// they free until verify ends). `progress` is called with counts of records and entries
+    /// checked.
     public func verify(progress: ((Int) -> Void)? = nil) throws -> VerificationReport {
         var report = VerificationReport()
-        var recordsDecode = true, journalSound = true
         try read { txn in
-            recordsDecode = try checkRecords(txn, into: &report, progress: progress)
-            journalSound = try checkJournal(txn, into: &report, progress: progress)
-        }
-        if !(report.firstSequence == 1 || (report.firstSequence == nil && report.lastSequence == 0)) {
-            report.replaySkipped = "the journal does not reach back to the store's creation"
-        } else if !journalSound {
-            report.replaySkipped = "the journal has problems"
-        } else if !recordsDecode {
-            report.replaySkipped = "records do not decode"
-        } else {
-            try checkReplay(through: report.lastSequence, into: &report, progress: progress)
+            let recordsDecode = try checkRecords(txn, into: &report, progress: progress)
+            let journalSound = try checkJournal(txn, into: &report, progress: progress)
+            if !(report.firstSequence == 1 || (report.firstSequence == nil && report.lastSequence == 0)) {
+                report.replaySkipped = "the journal does not reach back to the store's creation"
+            } else if !journalSound {
+                report.replaySkipped = "the journal has problems"
+            } else if !recordsDecode {
+                report.replaySkipped = "records do not decode"
+            } else {
+                try checkReplay(in: txn, through: report.lastSequence, into: &report, progress: progress)
+            }
         }
         return report
     }
@@ -149,8 +150,9 @@ extension Store {
         return report.findings.count + report.unlisted == before
     }
 
-    /// Replays the journal into a temporary store and lists how its records differ from these.
-    private func checkReplay(through last: UInt64, into report: inout VerificationReport, progress: ((Int) -> Void)?) throws {
+    /// Replays the journal of `snapshot` into a temporary store and lists how its records differ
+    /// from the snapshot's.
+    private func checkReplay(in snapshot: ReadTransaction, through last: UInt64, into report: inout VerificationReport, progress: ((Int) -> Void)?) throws {
         let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("kvstore-verify-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: path) }
         var options = Store.Options()
@@ -158,8 +160,8 @@ extension Store {
         var differences: [String] = []
         do {
             let replayed = try Store(path: path, options: options)
-            try replayJournal(into: replayed, until: .sequence(last), progress: progress)
-            try forEachDifference(from: replayed) { difference in
+            try replayJournal(into: replayed, until: .sequence(last), progress: progress) { try $0(snapshot) }
+            try forEachDifference(in: snapshot, from: replayed) { difference in
                 switch difference {
                 case .onlyInFirst(let ref): differences.append("replaying the journal does not make record \(ref)")
                 case .onlyInSecond(let ref): differences.append("replaying the journal makes record \(ref), which the store lacks")

@@ -84,6 +84,27 @@ import Testing
         #expect(performing: { try writer.append(entries[0]) }, throws: streamError(.outOfOrder))
     }
 
+    @Test func exportingRefusesAStoredEntryThatIsCorruptInsteadOfShippingIt() throws {
+        let entries = try source.store.journalEntries()
+        func corruptEntry(_ sequence: UInt64, storing entry: JournalEntry) throws {
+            try source.store.environment.write { txn in
+                try txn.put(StoreLayout.sequenceKey(sequence), JournalCodec.encode(entry), in: source.store.databases.journal)
+            }
+        }
+        func corrupt(_ text: String) -> @Sendable (any Error) -> Bool {
+            { error in (error as? StoreError)?.code == .corrupt && "\(error)".contains(text) }
+        }
+        // Entry 3's bytes stored as entry 2: they decode, but are not entry 2.
+        try corruptEntry(2, storing: entries[2])
+        #expect(performing: { try exported(source.store) }, throws: corrupt("journal entry 2 is corrupt: it says it is entry 3"))
+        // A record insertion whose new value is not a dictionary: no reader would take it.
+        var inserted = try #require(entries.first { $0.change == .recordInserted })
+        inserted.newValue = 5
+        try corruptEntry(2, storing: entries[1])
+        try corruptEntry(inserted.sequence, storing: inserted)
+        #expect(performing: { try exported(source.store) }, throws: corrupt("journal entry \(inserted.sequence) is corrupt: a record insertion whose new value is not a dictionary"))
+    }
+
     @Test func badMagicAndNewerFormatsAreRefused() throws {
         #expect(performing: { try JournalStreamReader(bytes: Array("{\"kind\":\"person\"}\n".utf8)) }, throws: streamError(.badMagic))
         #expect(performing: { try JournalStreamReader(bytes: []) }, throws: streamError(.badMagic))

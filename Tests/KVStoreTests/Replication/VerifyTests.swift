@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import KVStore
 import LMDB
+import TestSupport
 
 /// `verify`: a healthy store has no findings; each broken invariant is one finding.
 @Suite struct VerifyTests {
@@ -79,6 +80,31 @@ import LMDB
         let findings = try t.store.verify().findings
         #expect(findings.contains { $0.hasPrefix("journal entry 2 is corrupt") })
         #expect(findings.contains { $0.hasSuffix("but the last-sequence counter says 99") })
+    }
+
+    @Test func writesMadeWhileItVerifiesAreNotFindings() throws {
+        // Another writer commits while verify runs (here: once it has started checking records);
+        // the replay comparison must be made against the snapshot that was checked.
+        let store = t.store
+        let failures = Failures()
+        var wrote = false
+        let report = try store.verify { _ in
+            guard !wrote else { return }
+            wrote = true
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                do {
+                    try store.insert(["name": "Eve"], as: ref("person/eve"))
+                    try store.setValue("Robert", forKey: "name", of: ref("person/bob"))
+                } catch { failures.add("\(error)") }
+                done.signal()
+            }.start()
+            done.wait()
+        }
+        #expect(failures.all == [])
+        #expect(report.findings == [] && report.replayChecked && report.records == 2)
+        #expect(try store.value(forKey: "name", of: ref("person/eve")) == "Eve")
+        #expect(try store.verify().isHealthy)
     }
 
     @Test func differencesAreListedByRecordAndKey() throws {
