@@ -118,7 +118,7 @@ public final class JournalStreamReader {
             throw self.error(.outOfOrder, "holds entry \(entry.sequence), a duplicate or out of order (expected \(expected))", at: at)
         }
         if entry.sequence > expected {
-            throw self.error(.gap, "holds entry \(entry.sequence) where \(expected) was expected: entries \(expected)…\(entry.sequence - 1) are missing", at: at)
+            throw self.error(.gap, "holds entry \(entry.sequence) where \(expected) was expected: \(entries(expected, through: entry.sequence - 1)) \(are(expected, through: entry.sequence - 1)) missing", at: at)
         }
         if let last = header.lastSequence, entry.sequence > last {
             throw self.error(.malformed, "holds entry \(entry.sequence), past the header's last sequence \(last)", at: at)

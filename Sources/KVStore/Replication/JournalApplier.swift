@@ -43,7 +43,7 @@ struct JournalApplier {
                     if let applied = checkpoint {
                         if entry.sequence <= applied { outcome.skipped += 1; continue }
                         guard entry.sequence == applied + 1 else {
-                            throw JournalApplyError(.gap, "source entries \(applied + 1)…\(entry.sequence - 1) are missing: \(store.path) has applied the source through \(applied), the next entry offered is \(entry.sequence)")
+                            throw JournalApplyError(.gap, "source \(entries(applied + 1, through: entry.sequence - 1)) \(are(applied + 1, through: entry.sequence - 1)) missing: \(store.path) has applied the source through \(applied), the next entry offered is \(entry.sequence)")
                         }
                         checkpoint = entry.sequence
                     }

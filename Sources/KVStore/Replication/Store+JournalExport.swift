@@ -48,7 +48,7 @@ extension Store {
                 }
             }
             if next == before {
-                throw JournalStreamError(.gap, "journal entries \(next)…\(through) of \(path) are missing (truncated during the export?)")
+                throw JournalStreamError(.gap, "journal \(entries(next, through: through)) of \(path) \(are(next, through: through)) missing (truncated during the export?)")
             }
         }
         try writer.endBatch()

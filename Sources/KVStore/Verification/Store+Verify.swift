@@ -127,7 +127,7 @@ extension Store {
             }
             if report.firstSequence == nil { report.firstSequence = sequence }
             if let previous, sequence != previous.sequence + 1 {
-                report.add("the journal has a gap: entries \(previous.sequence + 1)…\(sequence - 1) are missing")
+                report.add("the journal has a gap: \(entries(previous.sequence + 1, through: sequence - 1)) \(are(previous.sequence + 1, through: sequence - 1)) missing")
             }
             let entry: JournalEntry
             do { entry = try JournalCodec.decode(value, sequence: sequence) } catch {
