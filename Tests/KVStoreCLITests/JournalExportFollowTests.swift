@@ -85,6 +85,17 @@ import TestSupport
         #expect(again.lines == ["applied 0 entries, skipped 0; source \(try dir.withStore("a") { $0.id.uuidString.lowercased() }) applied through \(last)"])
     }
 
+    @Test func aLiveApplyCutBeforeItsFirstCommitLeavesNoNewStoreBehind() throws {
+        try dir.withStore("quiet") { _ in }   // a source with nothing journaled: the export sends its header only
+        let export = try BackgroundCommand(["journal", "export", dir.path("quiet"), "--follow"], in: dir, readingOutput: false)
+        let apply = try BackgroundCommand(["journal", "apply", dir.path("new/nested/b")], in: dir, input: export.standardOutput)
+        #expect(waitUntil { FileManager.default.fileExists(atPath: dir.path("new/nested/b/data.mdb")) }, "\(apply.stderr)")
+        _ = export.stop(signal: SIGKILL)   // no end frame, no commit
+        #expect(apply.waitForExit() == 1)
+        #expect(apply.stderr.contains("the stream was cut short"), "\(apply.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("new")), "the store and the directories made for it are gone")
+    }
+
     @Test func followingFromASequenceStartsThere() throws {
         let export = try BackgroundCommand(["journal", "export", a, "--since", "3", "--follow"], in: dir)
         try dir.succeed("set", a, "person/bob", "name", #""Bobby""#)

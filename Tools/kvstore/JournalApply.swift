@@ -48,7 +48,7 @@ struct JournalApplyCommand: ParsableCommand {
             if let start = input.openEndedStart {
                 let reader = try JournalStreamReader(start: start, fileDescriptor: input.descriptor)
                 try refuseGapInANewStore(reader.header)
-                let summary = try StoreAccess.openCreating(path).applyJournal(reader)
+                let summary = try applying { store in try store.applyJournal(reader) }
                 try printSummary(summary, of: reader.header)
                 return
             }
@@ -56,20 +56,36 @@ struct JournalApplyCommand: ParsableCommand {
             while try check.nextCommit() != nil {}
             let header = check.header
             try refuseGapInANewStore(header)
-            let store = try StoreAccess.openCreating(path)
-            try store.checkApplicable(header)
             try input.rewind()
             let reader = try JournalStreamReader(fileDescriptor: input.descriptor)
             let progress = Progress(label: "applying", unit: "entries", total: Int(check.count))
             let summary: Store.JournalApplySummary
             do {
-                summary = try store.applyJournal(reader) { progress.advance(by: $0) }
+                summary = try applying { store in
+                    try store.checkApplicable(header)
+                    return try store.applyJournal(reader) { progress.advance(by: $0) }
+                }
             } catch {
                 progress.clear()
                 throw error
             }
             progress.finish()
             try printSummary(summary, of: header)
+        }
+    }
+
+    /// Opens (or creates) the store and runs `apply` on it. When it fails and the store is one
+    /// this command created, with nothing applied, the store and the directories made for it go.
+    private func applying(_ apply: (Store) throws -> Store.JournalApplySummary) throws -> Store.JournalApplySummary {
+        let newStore = NewStore(at: path)
+        var store: Store? = try StoreAccess.openCreating(path)
+        do {
+            return try apply(store!)
+        } catch {
+            let appliedNothing = (try? store?.read { try $0.lastSequence() }) == 0
+            store = nil   // closes the store before its files go
+            if appliedNothing { newStore.remove() }
+            throw error
         }
     }
 

@@ -53,8 +53,7 @@ struct LoadCommand: ParsableCommand {
             }
             let reader = try LineReader(path: input)
             if isatty(2) == 1 { progress = Progress(label: "loading", unit: "lines", total: reader.countLines()) }
-            let isNewStore = StoreAccess.isAbsentOrEmptyDirectory(path)
-            let createdDirectory = Self.outermostMissingDirectory(of: path)
+            let newStore = NewStore(at: path)
             var loader: Loader?
             do {
                 let store = try StoreAccess.openCreating(path, mapSize: Self.mapSize(forInputOf: reader.size))
@@ -62,9 +61,9 @@ struct LoadCommand: ParsableCommand {
                 try loader?.run(batch: batch)
             } catch {
                 progress.clear()
-                if isNewStore && (loader?.committed ?? 0) == 0 {
+                if (loader?.committed ?? 0) == 0 {
                     loader = nil  // closes the store before its files go
-                    Self.remove(newStoreAt: path, createdDirectory: createdDirectory)
+                    newStore.remove()
                 }
                 throw error
             }
@@ -77,32 +76,6 @@ struct LoadCommand: ParsableCommand {
         var size = 64 << 20
         while size < bytes.multipliedReportingOverflow(by: 4).partialValue && size < 1 << 40 { size <<= 1 }
         return size
-    }
-
-    /// The outermost of `path` and its parents that does not exist: what creating the store at
-    /// `path` creates. Nil when `path` exists.
-    private static func outermostMissingDirectory(of path: String) -> String? {
-        var missing: String?
-        // The path as given, its parents by cutting at slashes: NSString's path methods expand
-        // (and, on Linux, trap on) a leading "~".
-        var candidate = Substring(path)
-        while !candidate.isEmpty && !FileManager.default.fileExists(atPath: String(candidate)) {
-            missing = String(candidate)
-            while candidate.count > 1 && candidate.hasSuffix("/") { candidate.removeLast() }
-            guard let slash = candidate.lastIndex(of: "/") else { break }
-            candidate = candidate[...slash]
-            while candidate.count > 1 && candidate.hasSuffix("/") { candidate.removeLast() }
-        }
-        return missing
-    }
-
-    /// Removes a store the failed load created, and the directories the load made for it.
-    private static func remove(newStoreAt path: String, createdDirectory: String?) {
-        if let createdDirectory {
-            try? FileManager.default.removeItem(atPath: createdDirectory)
-        } else {
-            for file in ["data.mdb", "lock.mdb"] { try? FileManager.default.removeItem(atPath: (path as NSString).appendingPathComponent(file)) }
-        }
     }
 }
 

@@ -54,30 +54,21 @@ struct ReplayCommand: ParsableCommand {
             guard StoreAccess.isAbsentOrEmptyDirectory(into) else {
                 throw CommandError("\(into): not empty; replay builds a new store (nothing there, or an empty directory)")
             }
-            let existed = FileManager.default.fileExists(atPath: into)
+            let newStore = NewStore(at: into)
             let total = try source.read { txn in try txn.lastSequence() }
             let progress = Progress(label: "replaying", unit: "entries", total: Int(min(until ?? total, total)))
             let replayed: (entries: Int, through: UInt64)
             do {
-                let target = try StoreAccess.openCreating(into)
-                replayed = try source.replayJournal(into: target, until: limit) { progress.advance(by: $0) }
+                replayed = try source.replayJournal(into: StoreAccess.openCreating(into), until: limit) { progress.advance(by: $0) }
             } catch {
                 progress.clear()
-                Self.remove(into, keepingDirectory: existed)
+                newStore.remove()
                 throw error
             }
             progress.finish()
             let output = StandardOutput()
             output.line("replayed \(replayed.entries) entries (through sequence \(replayed.through)) into \(into)")
             try output.finish()
-        }
-    }
-
-    /// Removes what replay created at `path`.
-    private static func remove(_ path: String, keepingDirectory: Bool) {
-        guard keepingDirectory else { try? FileManager.default.removeItem(atPath: path); return }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
-            try? FileManager.default.removeItem(atPath: (path as NSString).appendingPathComponent(name))
         }
     }
 }

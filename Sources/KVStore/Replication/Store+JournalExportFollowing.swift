@@ -22,7 +22,8 @@ extension Store {
     ///
     /// - Parameters:
     ///   - options: how often to poll for new commits and how many entries to read at once.
-    ///   - onStart: receives the follower before anything is written; call its
+    ///   - onStart: receives the follower once the stream's header is sent (at once, so the
+    ///     reader learns the source before the first commit), before any entry; call its
     ///     ``JournalFollower/stop()`` (from any thread) to end the export.
     ///   - output: receives the stream's bytes; what it throws ends the export.
     /// - Throws: what `output` throws; ``JournalRetentionError/Code/cursorExpired`` when the
@@ -35,6 +36,7 @@ extension Store {
         let start = max(since, 1, first)
         let writer = try JournalStreamWriter(
             header: JournalStreamHeader(storeID: id, firstSequence: start, lastSequence: nil), output: output)
+        try writer.endBatch()   // send the header now: the reader learns the source before the first commit
         let follower = JournalFollower(store: self, after: start - 1, options: options)
         let limit = max(1, options.batchLimit)
         var last: JournalEntry?
