@@ -11,12 +11,18 @@ extension ReadTransaction {
     /// ```
     /// - Throws: ``KeyValueCodingError`` (`recordNotFound`, `undefinedKey`), or what the hook throws.
     public func value(forKey key: String, of ref: RecordRef) throws -> Value? {
+        guard let record = try recordBytes(ref) else { throw KeyValueCodingError.recordNotFound(ref) }
+        return try value(forKey: key, of: ref, record: record)
+    }
+
+    /// ``value(forKey:of:)`` of a record whose stored encoding the caller has already read (a
+    /// scan), without looking it up again.
+    func value(forKey key: String, of ref: RecordRef, record: UnsafeRawBufferPointer) throws -> Value? {
         let kind = store.kind(named: ref.kind)
         if let kind, kind.isClosed, !kind.declares(key) {
-            guard try contains(ref) else { throw KeyValueCodingError.recordNotFound(ref) }
             return try undefinedValue(forKey: key, of: ref, kind: kind)
         }
-        if let stored = try storedValue(forKey: key, of: ref) { return stored }
+        if let stored = try storedValue(forKey: key, in: record, of: ref) { return stored }
         if let kind, !kind.isClosed, let hook = kind.valueForUndefinedKey { return try hook(key, ref, self) }
         return nil
     }
@@ -60,11 +66,12 @@ extension ReadTransaction {
         let path = try KeyValuePath(keyPath)
         if case .operator(let op)? = path.components.first, Self.streamedOperators.contains(op) {
             if op == .count { return .int(Int64(try count(ofKind: kind))) }
-            let source = TransactionSource(transaction: self), rest = path.components.dropFirst()
+            let rest = path.components.dropFirst()
             var values: [Value?] = []
             try RecordRef.validate(kind: kind)
             try transaction.scan(databases.records, prefix: StoreLayout.kindPrefix(kind)) { key, record in
                 guard let ref = StoreLayout.ref(fromKey: key) else { return true }
+                let source = ScannedRecordSource(transaction: self, ref: ref, record: record)
                 values.append(try KeyPathEvaluator.value(at: rest, in: .reference(ref), source: source, fullPath: path))
                 return true
             }
@@ -89,6 +96,19 @@ extension ReadTransaction {
 }
 
 /// Key-path evaluation over a transaction: a dangling reference reads as nil.
+/// A ``TransactionSource`` that reads the record a scan stands on from the bytes the scan
+/// already has, instead of looking it up again.
+struct ScannedRecordSource: KeyValueSource {
+    let transaction: ReadTransaction
+    let ref: RecordRef
+    let record: UnsafeRawBufferPointer
+
+    func value(forKey key: String, of ref: RecordRef) throws -> Value? {
+        if ref == self.ref { return try transaction.value(forKey: key, of: ref, record: record) }
+        return try TransactionSource(transaction: transaction).value(forKey: key, of: ref)
+    }
+}
+
 struct TransactionSource: KeyValueSource {
     let transaction: ReadTransaction
 

@@ -44,8 +44,13 @@ public class ReadTransaction {
         guard let bytes = try recordBytes(ref) else {
             throw KeyValueCodingError.recordNotFound(ref)
         }
+        return try storedValue(forKey: key, in: bytes, of: ref)
+    }
+
+    /// The value stored under `key` in `record`, the stored encoding of `ref`.
+    func storedValue(forKey key: String, in record: UnsafeRawBufferPointer, of ref: RecordRef) throws -> Value? {
         do {
-            return try RecordCodec.value(forKey: key, in: bytes)
+            return try RecordCodec.value(forKey: key, in: record)
         } catch {
             throw StoreError(.corrupt, "record \(ref) is corrupt: \(error)", path: store.path)
         }
