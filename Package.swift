@@ -17,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -26,10 +27,22 @@ let package = Package(
         ),
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strict),
         .target(name: "KVStore", dependencies: ["LMDB"], swiftSettings: strict),
+        // Replication over TCP: apps that embed KVStore do not pull SwiftNIO.
+        .target(
+            name: "KVStoreNetwork",
+            dependencies: [
+                "KVStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "kvstore",
             dependencies: [
                 "KVStore",
+                "KVStoreNetwork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/kvstore",
@@ -39,6 +52,7 @@ let package = Package(
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStoreTests", dependencies: ["KVStore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStoreCLITests", dependencies: ["kvstore", "KVStore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "KVStoreNetworkTests", dependencies: ["KVStoreNetwork", "KVStore", "TestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

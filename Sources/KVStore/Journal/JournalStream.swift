@@ -14,6 +14,9 @@ import Foundation
 ///   'C' commit  commit id UInt64 | entry count UInt32: the entries since the previous commit
 ///               frame form one whole source commit
 ///   'Z' end     entry count UInt64 | last sequence UInt64 (0 when the stream holds no entry)
+///   'P' position  the source's last sequence UInt64 when the frame was written: a journal server
+///               (`kvstore serve`) sends one now and then, so that a replica knows how far behind
+///               it is; it may come between any two frames after the header and changes nothing else
 /// ```
 /// The header comes first and the end frame last; a reader hands out a commit only once its
 /// commit frame arrived, so a stream cut short never yields part of a commit. Entries are
@@ -32,6 +35,29 @@ public enum JournalStream {
         case entry = 0x45    // E
         case commit = 0x43   // C
         case end = 0x5A      // Z
+        case position = 0x50 // P
+    }
+
+    /// Appends a frame — length, type, payload, CRC-32 of type and payload — to `buffer`.
+    package static func appendFrame(type: UInt8, payload: UnsafeRawBufferPointer, to buffer: inout [UInt8]) {
+        appendInteger(UInt32(payload.count), to: &buffer)
+        buffer.append(type)
+        buffer.append(contentsOf: payload)
+        appendInteger(checksum(type: type, payload: payload), to: &buffer)
+    }
+
+    /// The CRC-32 a frame of `type` with `payload` carries.
+    package static func checksum(type: UInt8, payload: UnsafeRawBufferPointer) -> UInt32 {
+        withUnsafeBytes(of: type) { CRC32.checksum(payload, continuing: CRC32.checksum($0)) }
+    }
+
+    /// A position frame: the source's journal holds entries through `lastSequence`.
+    package static func positionFrame(lastSequence: UInt64) -> [UInt8] {
+        var payload: [UInt8] = []
+        appendInteger(lastSequence, to: &payload)
+        var frame: [UInt8] = []
+        payload.withUnsafeBytes { appendFrame(type: FrameType.position.rawValue, payload: $0, to: &frame) }
+        return frame
     }
 
     static let openEndedFlag: UInt8 = 1

@@ -28,12 +28,20 @@ public final class JournalStreamReader {
     public private(set) var count: UInt64 = 0
     /// The sequence of the last entry read, or nil before the first.
     public private(set) var lastSequence: UInt64?
+    /// The source's last sequence as far as the stream tells: the largest of the header's last
+    /// sequence (of a bounded stream), the latest position frame's (a journal server sends them
+    /// with an open-ended stream) and the last entry read; nil while it tells nothing. The
+    /// replica's lag is this minus what it applied.
+    public var sourceLastSequence: UInt64? {
+        [header.lastSequence, position, lastSequence].compactMap { $0 }.max()
+    }
 
     private var source: ByteSource
     private var frameNumber = 0
     private var pending: [JournalEntry] = []
     private var lastCommit: UInt64?
     private var ended = false
+    private var position: UInt64?
 
     /// Reads a stream held in memory.
     public convenience init(bytes: [UInt8]) throws(JournalStreamError) {
@@ -90,13 +98,36 @@ public final class JournalStreamReader {
 
     /// The next whole commit's entries, in order, or nil after the end frame.
     public func nextCommit() throws(JournalStreamError) -> [JournalEntry]? {
+        while let item = try nextItem() {
+            if case .commit(let entries) = item { return entries }
+        }
+        return nil
+    }
+
+    /// What ``nextItem()`` read.
+    package enum Item {
+        /// A whole commit's entries.
+        case commit([JournalEntry])
+        /// A position frame: the source's last sequence (``sourceLastSequence`` has it too).
+        case position(UInt64)
+    }
+
+    /// The next whole commit, or the next position frame, or nil after the end frame. A caller
+    /// that holds back commits while more bytes are buffered (to apply them in larger batches)
+    /// reads with this, so that a position frame never keeps it waiting for the next commit.
+    package func nextItem() throws(JournalStreamError) -> Item? {
         while !ended {
             let (type, payload, at) = try nextFrame(orEnd: "its end frame (the stream was cut short; a partial commit is not applied)")
             switch type {
             case .entry: try readEntry(payload, at: at)
             case .commit:
-                if let commit = try readCommit(payload, at: at) { return commit }
+                if let commit = try readCommit(payload, at: at) { return .commit(commit) }
             case .end: try readEnd(payload, at: at)
+            case .position:
+                guard payload.count == 8 else { throw error(.malformed, "is a position frame of \(payload.count) bytes, not 8", at: at) }
+                let sequence = integer(UInt64.self, Array(payload), at: 0)
+                position = sequence
+                return .position(sequence)
             case .header: throw error(.malformed, "is a second header frame", at: at)
             }
         }
@@ -185,7 +216,7 @@ public final class JournalStreamReader {
         }
         let payload = rest.prefix(length)
         let stored = integer(UInt32.self, Array(rest.suffix(4)), at: 0)
-        let crc = payload.withUnsafeBytes { raw in withUnsafeBytes(of: p[4]) { CRC32.checksum(raw, continuing: CRC32.checksum($0)) } }
+        let crc = payload.withUnsafeBytes { JournalStream.checksum(type: p[4], payload: $0) }
         guard crc == stored else {
             throw error(.checksumMismatch, "fails its checksum (stored \(hex(stored)), computed \(hex(crc))): the stream is corrupt", at: at)
         }

@@ -111,11 +111,7 @@ public final class JournalStreamWriter {
     }
 
     private func frame(_ type: JournalStream.FrameType, _ payload: UnsafeRawBufferPointer) {
-        append(UInt32(payload.count))
-        buffer.append(type.rawValue)
-        buffer.append(contentsOf: payload)
-        let crc = withUnsafeBytes(of: type.rawValue) { CRC32.checksum(payload, continuing: CRC32.checksum($0)) }
-        append(crc)
+        JournalStream.appendFrame(type: type.rawValue, payload: payload, to: &buffer)
     }
 
     private func append(_ value: some FixedWidthInteger) {

@@ -38,8 +38,8 @@ extension Store {
     public func applyJournal(_ reader: JournalStreamReader, progress: ((Int) -> Void)? = nil) throws -> JournalApplySummary {
         let source = try checkApplicable(reader.header)
         var batcher = JournalApplier.Batcher(applier: JournalApplier(store: self, mode: .replica(source: source)), progress: progress)
-        while let commit = try reader.nextCommit() {
-            try batcher.add(commit)
+        while let item = try reader.nextItem() {
+            if case .commit(let commit) = item { try batcher.add(commit) }
             // An open-ended stream (a follow export) may pause for a while: apply what arrived
             // before waiting for more.
             if reader.header.lastSequence == nil && !reader.hasBufferedBytes { try batcher.flush() }

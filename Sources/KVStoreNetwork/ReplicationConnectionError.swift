@@ -1,0 +1,44 @@
+/// A journal server that cannot be reached, does not speak the protocol, or refused: one line
+/// naming the server and the problem.
+///
+/// ```swift
+/// do { try client.run() } catch let error as ReplicationConnectionError where error.code == .refused {
+///     print(error)   // tcp://127.0.0.1:7070: journal truncated past 41: …; reseed with --snapshot
+/// }
+/// ```
+public struct ReplicationConnectionError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for callers that switch on it.
+    public enum Code: String, Sendable {
+        /// No connection could be made (nothing listens there, the host is unknown, a time-out).
+        case unreachable
+        /// The connection was lost (closed, reset, silent for longer than the receive time-out).
+        case connectionLost
+        /// The peer does not speak the replication protocol, or sent a malformed or corrupt frame.
+        case malformed
+        /// The server speaks a newer protocol version than this build.
+        case newerProtocol
+        /// The server refused the request, saying why (in the message).
+        case refused
+        /// The server cannot take the replica now (too many connections, shutting down): try later.
+        case busy
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The server, `tcp://HOST:PORT`.
+    public let server: String
+    /// The problem.
+    public let message: String
+
+    public init(_ code: Code, server: String, _ message: String) {
+        self.code = code
+        self.server = server
+        self.message = message
+    }
+
+    /// The server and the message.
+    public var description: String { "\(server): \(message)" }
+
+    /// Whether trying again later may work (a following replica reconnects).
+    public var isTransient: Bool { code == .unreachable || code == .connectionLost || code == .busy }
+}

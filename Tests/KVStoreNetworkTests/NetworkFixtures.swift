@@ -1,0 +1,94 @@
+import Foundation
+import KVStore
+import KVStoreNetwork
+import Testing
+import TestSupport
+
+/// A directory of its own for one test — source, replicas, snapshots — removed afterwards.
+final class NetworkDirectory {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "kvstore-network-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// The path of `name` in the directory (nothing is made there).
+    func path(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+    /// A new store at `name`.
+    func store(_ name: String) throws -> Store { try Store(path: path(name)) }
+}
+
+/// A server of `store` on an ephemeral loopback port, started.
+func startedServer(_ store: Store, configure: (inout JournalServer.Configuration) -> Void = { _ in }) throws -> JournalServer {
+    var configuration = JournalServer.Configuration()
+    configuration.positionInterval = .milliseconds(50)
+    configure(&configuration)
+    let server = JournalServer(store: store, configuration: configuration)
+    try server.start()
+    return server
+}
+
+/// A client of `server` replicating into `path`.
+func client(of server: JournalServer, into path: String, follow: Bool = false, configure: (inout JournalClient.Options) -> Void = { _ in }) -> JournalClient {
+    var options = JournalClient.Options(follow: follow)
+    options.reconnectDelay = .milliseconds(20) ... .milliseconds(100)
+    configure(&options)
+    return JournalClient(host: server.host, port: server.port, replica: path, options: options)
+}
+
+/// A following client running on a thread of its own until ``stop()``.
+final class FollowingClient: Sendable {
+    let client: JournalClient
+    private let finished = DispatchSemaphore(value: 0)
+    private let failure = Failures()
+
+    init(_ client: JournalClient) {
+        self.client = client
+        Thread { [self] in
+            do { try client.run() } catch { failure.add("\(error)") }
+            finished.signal()
+        }.start()
+    }
+
+    /// Stops the client. - Returns: what it failed with, if anything.
+    @discardableResult
+    func stop() -> [String] {
+        client.stop()
+        finished.wait()
+        return failure.all
+    }
+
+    /// Waits until the replica has applied the source through `sequence`.
+    @discardableResult
+    func waitForCheckpoint(_ sequence: UInt64) -> Bool {
+        waitUntil { (client.status()?.applied ?? 0) >= sequence }
+    }
+}
+
+/// `count` commits of one insert each into `store`, kind `item`, ids from `start`.
+func commitItems(_ count: Int, startingAt start: Int = 0, into store: Store) throws {
+    for i in start..<(start + count) {
+        try store.insert(["n": .int(Int64(i)), "name": .string("item \(i)")], as: RecordRef("item/\(i)"))
+    }
+}
+
+/// The records of two stores differ nowhere.
+func sameRecords(_ a: Store, _ b: Store) throws -> Bool {
+    var differences = 0
+    try a.forEachDifference(from: b) { _ in differences += 1; return false }
+    return differences == 0
+}
+
+/// The last sequence of `store`'s journal.
+func lastSequence(_ store: Store) throws -> UInt64 {
+    try store.read { try $0.lastSequence() }
+}
+
+/// `store`'s checkpoint for `source`.
+func checkpoint(of store: Store, for source: Store) throws -> UInt64 {
+    try store.read { try $0.replicationCheckpoint(for: source.id) }
+}
