@@ -37,7 +37,9 @@ extension Store {
     @discardableResult
     public func applyJournal(_ reader: JournalStreamReader, progress: ((Int) -> Void)? = nil) throws -> JournalApplySummary {
         let source = try checkApplicable(reader.header)
-        var batcher = JournalApplier.Batcher(applier: JournalApplier(store: self, mode: .replica(source: source)), progress: progress)
+        var batcher = JournalApplier.Batcher(
+            applier: JournalApplier(store: self, mode: .replica(source: source)),
+            sourceLastSequence: reader.header.lastSequence, progress: progress)
         while let commit = try reader.nextCommit() {
             try batcher.add(commit)
             // An open-ended stream (a follow export) may pause for a while: apply what arrived
