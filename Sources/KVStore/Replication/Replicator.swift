@@ -98,15 +98,14 @@ public final class Replicator: Sendable {
     @discardableResult
     public func run(progress: ((Status) -> Void)? = nil) throws -> Status {
         var status = Status(source: source.id, replica: source.id)
+        if Self.isSameDirectory(source.path, replicaPath) { throw sameStore }
         var behind = false
         while true {
             // A replica behind the truncation point is seeded again; the old one was released
             // at the end of the previous round (its directory is replaced).
             let replica = behind ? try reseed(&status) : try openReplica(&status)
             status.replica = replica.id
-            guard replica.id != source.id else {
-                throw JournalApplyError(.sameStore, "\(replicaPath) is the source store itself; a store cannot replicate itself")
-            }
+            guard replica.id != source.id else { throw sameStore }
             behind = try replicate(into: replica, &status, progress: progress)
             if !behind { return status }
         }
@@ -231,6 +230,21 @@ public final class Replicator: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return true }
         return isDirectory.boolValue && ((try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) ?? false)
+    }
+
+    private var sameStore: JournalApplyError {
+        JournalApplyError(.sameStore, "\(replicaPath) is the source store itself; a store cannot replicate itself")
+    }
+
+    /// Whether two paths name one directory (device and inode), however spelled.
+    private static func isSameDirectory(_ a: String, _ b: String) -> Bool {
+        func identity(_ path: String) -> [Int]? {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                  let device = attributes[.systemNumber] as? Int, let inode = attributes[.systemFileNumber] as? Int else { return nil }
+            return [device, inode]
+        }
+        guard let first = identity(a) else { return false }
+        return first == identity(b)
     }
 
     private static func isExpired(_ error: any Error) -> Bool {
