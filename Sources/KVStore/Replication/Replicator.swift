@@ -124,7 +124,9 @@ public final class Replicator: Sendable {
                 throw error
             }
             status.sourceLastSequence = max(run.tail.lastSequence, status.appliedSequence)
-            guard let batch, !batch.isEmpty else {
+            // A batch shorter than the limit (even empty) reached the end of its snapshot, so a
+            // commit the previous full batch cut is complete now and goes in.
+            guard let batch, !batch.isEmpty || run.holdsCutCommit else {
                 if !options.follow { break }
                 Thread.sleep(forTimeInterval: backoff.next().seconds)
                 continue
@@ -157,6 +159,9 @@ public final class Replicator: Sendable {
         let limit: Int
         /// The start of a commit the last batch cut, applied with the rest of it.
         private var cut: [JournalEntry] = []
+
+        /// Whether a full batch ended with a commit that may go on in the next one.
+        var holdsCutCommit: Bool { !cut.isEmpty }
 
         init(_ replicator: Replicator, replica: Store) throws {
             let source = replicator.source

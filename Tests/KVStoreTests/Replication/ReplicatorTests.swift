@@ -60,6 +60,38 @@ import TestSupport
         #expect(applied.count > 2)
     }
 
+    /// The last commit fills the last batch exactly: it is held back as possibly cut, then applied
+    /// once the next read finds nothing after it.
+    @Test func aLastCommitFillingTheBatchExactlyIsApplied() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source = try TemporaryStore()
+        for commit in 0..<3 {
+            try source.store.write { txn in
+                for i in 0..<4 { try txn.insert(["i": .int(Int64(i))], as: ref("thing/\(commit)-\(i)")) }
+            }
+        }
+        let status = try replicator(from: source.store) { $0.batchLimit = 4 }.run()
+        #expect(status.applied == 12 && status.appliedSequence == 12)
+        #expect(try allRecords(Store(path: path("replica"))) == allRecords(source.store))
+        let following = replicator("following", from: source.store) { $0.batchLimit = 4; $0.follow = true }
+        let done = waitUntilApplied(following, through: 12)
+        #expect(done)
+    }
+
+    /// Runs `replicator` (following) on a thread until it applied through `sequence`, then stops it.
+    private func waitUntilApplied(_ replicator: Replicator, through sequence: UInt64) -> Bool {
+        let reached = Flag()
+        let ended = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? replicator.run { if $0.appliedSequence >= sequence { reached.set(); replicator.stop() } }
+            ended.signal()
+        }.start()
+        let finished = waitUntil { reached.isSet }
+        replicator.stop()
+        _ = ended.wait(timeout: .now() + 60)
+        return finished
+    }
+
     @Test func followModePicksUpCommitsFromAnotherThreadUntilStopped() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let follower = replicator { $0.follow = true }
