@@ -9,10 +9,14 @@ import NIOConcurrencyHelpers
 /// ```swift
 /// let client = JournalClient(host: "127.0.0.1", port: 7070, replica: "/var/db/replica",
 ///                            options: JournalClient.Options(follow: true))
-/// Thread { try? client.run() }.start()      // applies, then follows until stopped
-/// print(client.status()?.lag ?? 0)          // source entries not applied yet
+/// Thread {                                  // applies, then follows until stopped
+///     try? client.run { status in print("lag", status.lag) }
+/// }.start()
+/// // … later, from any thread
 /// client.stop()
 /// ```
+/// It reports as ``KVStore/Replicator`` does (the same ``KVStore/Replicator/Status``), which
+/// replicates from a store on this machine.
 /// Without ``Options/follow`` the client applies the source's journal through the sequence that
 /// was last when it connected, and returns. With it, it applies commits as the server pushes
 /// them and reconnects when the server goes away (a restart), with a growing delay
@@ -48,32 +52,6 @@ public final class JournalClient: Sendable {
         }
     }
 
-    /// Where a replica stands.
-    public struct Status: Sendable, Equatable {
-        /// The source's store id.
-        public var source: UUID
-        /// The last source sequence applied.
-        public var applied: UInt64
-        /// The source's last sequence when last heard of.
-        public var sourceLast: UInt64
-        /// Source entries not applied yet.
-        public var lag: UInt64 { sourceLast > applied ? sourceLast - applied : 0 }
-    }
-
-    /// What ``run()`` did.
-    public struct Summary: Sendable, Equatable {
-        /// The source's store id.
-        public var source: UUID
-        /// Entries applied.
-        public var applied: Int
-        /// Entries skipped (already applied, derived, or this replica's own).
-        public var skipped: Int
-        /// The last source sequence applied, at the end.
-        public var checkpoint: UInt64
-        /// How often the replica was seeded from a snapshot.
-        public var seeded: Int
-    }
-
     /// The server, `tcp://HOST:PORT`.
     public let server: String
     /// The replica's directory.
@@ -86,9 +64,6 @@ public final class JournalClient: Sendable {
     private struct State {
         var stopped = false
         var connection: SocketConnection?
-        var store: Store?
-        var source: UUID?
-        var sourceLast: UInt64 = 0
     }
 
     private let state = NIOLockedValueBox(State())
@@ -102,22 +77,25 @@ public final class JournalClient: Sendable {
         server = "tcp://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 
-    /// Replicates: once through the source's last sequence, or — following — until ``stop()``.
-    /// Blocks; run it on a thread of its own to follow.
+    /// Replicates: once through the source's last sequence, or — following — until ``stop()``,
+    /// calling `progress` after each applied batch. Blocks; run it on a thread of its own to
+    /// follow. - Returns: the last status.
     /// - Throws: ``ReplicationConnectionError`` (without follow, or when the server refuses:
     ///   a following client retries only when the connection was lost or the server was busy),
     ///   ``JournalApplyError``, ``JournalStreamError``, ``StoreError``.
     @discardableResult
-    public func run() throws -> Summary {
-        var total = Summary(source: UUID(), applied: 0, skipped: 0, checkpoint: 0, seeded: 0)
-        defer { state.withLockedValue { $0.connection = nil; $0.store = nil } }
+    public func run(progress: ((Replicator.Status) -> Void)? = nil) throws -> Replicator.Status {
+        var status = Replicator.Status(source: UUID(), replica: UUID())
+        defer { state.withLockedValue { $0.connection = nil } }
         var delay = options.reconnectDelay.lowerBound
         while !isStopped {
             do {
-                let connected = try connect()
+                let (connection, hello) = try connect()
                 delay = options.reconnectDelay.lowerBound
-                let done = try replicate(over: connected.connection, hello: connected.hello, into: &total)
-                if done || !options.follow { break }
+                status.source = hello.storeID
+                status.sourceLastSequence = max(status.sourceLastSequence, hello.lastSequence)
+                try replicate(over: connection, hello: hello, &status, progress: progress)
+                if !options.follow { break }
             } catch {
                 if isStopped { break }
                 guard options.follow, Self.isTransient(error) else { throw error }
@@ -125,7 +103,7 @@ public final class JournalClient: Sendable {
                 delay = min(delay * 2, options.reconnectDelay.upperBound)
             }
         }
-        return total
+        return status
     }
 
     /// Ends ``run()`` from any thread: the connection is closed (a commit half received is not
@@ -136,14 +114,6 @@ public final class JournalClient: Sendable {
             return state.connection
         }
         connection?.shutDown()
-    }
-
-    /// Where the replica stands, once connected: its checkpoint for the source and the source's
-    /// last sequence when last heard of.
-    public func status() -> Status? {
-        let (store, source, sourceLast) = state.withLockedValue { ($0.store, $0.source, $0.sourceLast) }
-        guard let store, let source, let applied = try? store.read({ try $0.replicationCheckpoint(for: source) }) else { return nil }
-        return Status(source: source, applied: applied, sourceLast: max(sourceLast, applied))
     }
 
     private var isStopped: Bool { state.withLockedValue { $0.stopped } }
@@ -168,20 +138,14 @@ public final class JournalClient: Sendable {
         guard let hello = Hello(payload: frame.payload) else {
             throw ReplicationConnectionError(.malformed, server: server, "the server's hello is malformed (\(frame.payload.count) bytes, not 32)")
         }
-        state.withLockedValue {
-            $0.source = hello.storeID
-            $0.sourceLast = hello.lastSequence
-        }
         return (connection, hello)
     }
 
-    /// Requests, reseeds when answered with a snapshot, then applies the stream.
-    /// - Returns: whether replication is done (a stream that ended at the end the server set:
-    ///   not following, or the server shutting down ends a following stream, which is not done).
-    private func replicate(over connection: SocketConnection, hello: Hello, into total: inout Summary) throws -> Bool {
-        var isNew = ReplicaDirectory.isAbsentOrEmpty(path)
-        var store = isNew ? nil : try openReplica()
-        var wantsSnapshot = isNew && options.startFromSnapshot
+    /// Requests, reseeds when answered with a snapshot, then applies the stream until it ends
+    /// (through the source's last sequence; following, when the server shuts down).
+    private func replicate(over connection: SocketConnection, hello: Hello, _ status: inout Replicator.Status, progress: ((Replicator.Status) -> Void)?) throws {
+        var store = ReplicaDirectory.isAbsentOrEmpty(path) ? nil : try openReplica()
+        var wantsSnapshot = store == nil && options.startFromSnapshot
         while true {
             let checkpoint = try store?.read { try $0.replicationCheckpoint(for: hello.storeID) } ?? 0
             var flags: Request.Flags = []
@@ -191,26 +155,30 @@ public final class JournalClient: Sendable {
             try connection.sendAll(Request(after: checkpoint, flags: flags).frame)
             let frame = try answer(connection, expecting: [.journal, .snapshotData])
             if frame.type == .snapshotData {
-                state.withLockedValue { $0.store = nil }
                 store = nil   // the replica is replaced: nothing may hold it open
                 store = try receiveSnapshot(startingWith: frame, over: connection)
-                state.withLockedValue { $0.store = store }
-                total.seeded += 1
-                isNew = false
+                status.reseeds += 1
                 wantsSnapshot = false
                 continue
             }
             let replica = try store ?? openReplica()
-            state.withLockedValue { $0.store = replica }
+            status.replica = replica.id
+            status.appliedSequence = checkpoint
             let reader = try JournalStreamReader(start: connection.takeBuffered(), fileDescriptor: connection.descriptor)
-            let summary = try replica.applyJournal(reader) { [state] _ in
-                if let last = reader.sourceLastSequence { state.withLockedValue { $0.sourceLast = max($0.sourceLast, last) } }
+            let base = status
+            var latest = status
+            defer { status = latest }   // what was applied stays counted when the stream breaks
+            let summary = try replica.applyJournal(reader) { entries in
+                latest.applied += entries   // applied or skipped: told apart at the end
+                latest.appliedSequence = (try? replica.read { try $0.replicationCheckpoint(for: hello.storeID) }) ?? latest.appliedSequence
+                latest.sourceLastSequence = max(latest.sourceLastSequence, reader.sourceLastSequence ?? 0, latest.appliedSequence)
+                progress?(latest)
             }
-            total.source = hello.storeID
-            total.applied += summary.applied
-            total.skipped += summary.skipped
-            total.checkpoint = summary.checkpoint
-            return !options.follow
+            latest.applied = base.applied + summary.applied
+            latest.skipped = base.skipped + summary.skipped
+            latest.appliedSequence = summary.checkpoint
+            latest.sourceLastSequence = max(latest.sourceLastSequence, reader.sourceLastSequence ?? 0, summary.checkpoint)
+            return
         }
     }
 

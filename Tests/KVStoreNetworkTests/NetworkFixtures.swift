@@ -45,14 +45,18 @@ final class FollowingClient: Sendable {
     let client: JournalClient
     private let finished = DispatchSemaphore(value: 0)
     private let failure = Failures()
+    private let latest = LockedStatus()
 
     init(_ client: JournalClient) {
         self.client = client
         Thread { [self] in
-            do { try client.run() } catch { failure.add("\(error)") }
+            do { try client.run { status in self.latest.set(status) } } catch { failure.add("\(error)") }
             finished.signal()
         }.start()
     }
+
+    /// The status after the last applied batch.
+    var status: Replicator.Status? { latest.value }
 
     /// Stops the client. - Returns: what it failed with, if anything.
     @discardableResult
@@ -65,8 +69,17 @@ final class FollowingClient: Sendable {
     /// Waits until the replica has applied the source through `sequence`.
     @discardableResult
     func waitForCheckpoint(_ sequence: UInt64) -> Bool {
-        waitUntil { (client.status()?.applied ?? 0) >= sequence }
+        waitUntil { (status?.appliedSequence ?? 0) >= sequence }
     }
+}
+
+/// A status handed from the client's thread to the test's.
+final class LockedStatus: @unchecked Sendable {
+    private let lock = NSLock()
+    private var status: Replicator.Status?
+
+    func set(_ status: Replicator.Status) { lock.withLock { self.status = status } }
+    var value: Replicator.Status? { lock.withLock { status } }
 }
 
 /// `count` commits of one insert each into `store`, kind `item`, ids from `start`.

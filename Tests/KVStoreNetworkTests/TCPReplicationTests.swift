@@ -18,9 +18,9 @@ import TestSupport
         let summary = try client(of: server, into: directory.path("replica")).run()
 
         let replica = try Store(path: directory.path("replica"))
-        #expect(summary.source == source.id)
-        #expect(summary.applied == 51 && summary.skipped == 0 && summary.seeded == 0)
-        #expect(summary.checkpoint == 51)
+        #expect(summary.source == source.id && summary.replica == replica.id)
+        #expect(summary.applied == 51 && summary.skipped == 0 && summary.reseeds == 0)
+        #expect(summary.appliedSequence == 51 && summary.sourceLastSequence == 51 && summary.lag == 0)
         #expect(try sameRecords(source, replica))
         #expect(try checkpoint(of: replica, for: source) == 51)
     }
@@ -36,7 +36,7 @@ import TestSupport
 
         let summary = try client(of: server, into: directory.path("replica")).run()
 
-        #expect(summary.applied == 5 && summary.checkpoint == 15)
+        #expect(summary.applied == 5 && summary.appliedSequence == 15)
         #expect(try sameRecords(source, Store(path: directory.path("replica"))))
     }
 
@@ -56,8 +56,8 @@ import TestSupport
         }
 
         #expect(following.waitForCheckpoint(27))
-        let status = try #require(following.client.status())
-        #expect(status.source == source.id && status.applied == 27 && status.lag == 0)
+        let status = try #require(following.status)
+        #expect(status.source == source.id && status.appliedSequence == 27 && status.lag == 0)
         #expect(following.stop().isEmpty)
         #expect(try sameRecords(source, Store(path: directory.path("replica"))))
     }

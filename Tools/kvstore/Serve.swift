@@ -67,22 +67,11 @@ struct ServeCommand: ParsableCommand {
             let output = StandardOutput()
             output.line("listening on \(NetworkAddress(host: address.host, port: server.port))")
             try output.finish()
-            Self.waitForSignal()
+            let received = DispatchSemaphore(value: 0)
+            let stopping = JournalFollowing.stopOnSignals { received.signal() }
+            received.wait()
+            stopping.forEach { $0.cancel() }
             server.stop()
         }
-    }
-
-    /// Blocks until SIGINT or SIGTERM.
-    private static func waitForSignal() {
-        let received = DispatchSemaphore(value: 0)
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { received.signal() }
-            source.resume()
-            return source
-        }
-        received.wait()
-        sources.forEach { $0.cancel() }
     }
 }

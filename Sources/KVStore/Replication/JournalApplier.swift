@@ -16,6 +16,15 @@ struct JournalApplier {
 
     let store: Store
     let mode: Mode
+    /// The source's last sequence as far as known (a replica's lag is measured against it),
+    /// saved with the checkpoint; nil when unknown (the last value saved stays).
+    var sourceLastSequence: UInt64?
+
+    init(store: Store, mode: Mode, sourceLastSequence: UInt64? = nil) {
+        self.store = store
+        self.mode = mode
+        self.sourceLastSequence = sourceLastSequence
+    }
 
     /// What applying a batch did.
     struct Outcome {
@@ -32,6 +41,7 @@ struct JournalApplier {
     func apply(_ commits: ArraySlice<[JournalEntry]>) throws -> Outcome {
         try store.write { txn in
             var outcome = Outcome()
+            txn.isApplying = true
             let observed = store.observation.isObserved  // stable: no observer starts during a write
             var checkpoint: UInt64?
             if case .replica(let source) = mode { checkpoint = try txn.replicationCheckpoint(for: source) }
@@ -57,7 +67,11 @@ struct JournalApplier {
                 }
             }
             txn.origin = nil
-            if case .replica(let source) = mode, let checkpoint { try txn.setReplicationCheckpoint(checkpoint, for: source) }
+            if case .replica(let source) = mode, let checkpoint {
+                try txn.setReplicationCheckpoint(checkpoint, for: source)
+                try txn.setSourceLastSequence(sourceLastSequence, applied: checkpoint, for: source)
+                try txn.becomeReplica(of: source)
+            }
             return outcome
         }
     }
@@ -85,7 +99,7 @@ struct JournalApplier {
 
     /// Gathers commits into batches of about `entries` entries and applies each batch.
     struct Batcher {
-        let applier: JournalApplier
+        var applier: JournalApplier
         let limit: Int
         private var commits: [[JournalEntry]] = []
         private var size = 0
@@ -93,8 +107,15 @@ struct JournalApplier {
         /// Called after each batch with the number of entries it held.
         var progress: ((Int) -> Void)?
 
-        init(applier: JournalApplier, limit: Int = 10_000, progress: ((Int) -> Void)? = nil) {
+        /// The source's last sequence as far as known, saved with the next batch's checkpoint.
+        var sourceLastSequence: UInt64? {
+            get { applier.sourceLastSequence }
+            set { applier.sourceLastSequence = newValue }
+        }
+
+        init(applier: JournalApplier, limit: Int = 10_000, sourceLastSequence: UInt64? = nil, progress: ((Int) -> Void)? = nil) {
             self.applier = applier
+            if let sourceLastSequence { self.applier.sourceLastSequence = sourceLastSequence }
             self.limit = limit
             self.progress = progress
         }

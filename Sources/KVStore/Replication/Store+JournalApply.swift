@@ -37,9 +37,14 @@ extension Store {
     @discardableResult
     public func applyJournal(_ reader: JournalStreamReader, progress: ((Int) -> Void)? = nil) throws -> JournalApplySummary {
         let source = try checkApplicable(reader.header)
-        var batcher = JournalApplier.Batcher(applier: JournalApplier(store: self, mode: .replica(source: source)), progress: progress)
+        var batcher = JournalApplier.Batcher(
+            applier: JournalApplier(store: self, mode: .replica(source: source)),
+            sourceLastSequence: reader.sourceLastSequence, progress: progress)
         while let item = try reader.nextItem() {
             if case .commit(let commit) = item { try batcher.add(commit) }
+            // The source's position as the stream tells it (a server's position frames): saved
+            // with the next checkpoint.
+            batcher.sourceLastSequence = reader.sourceLastSequence
             // An open-ended stream (a follow export) may pause for a while: apply what arrived
             // before waiting for more.
             if reader.header.lastSequence == nil && !reader.hasBufferedBytes { try batcher.flush() }

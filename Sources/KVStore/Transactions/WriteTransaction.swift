@@ -29,6 +29,8 @@ public final class WriteTransaction: ReadTransaction {
     var priorsSentBefore = 0
     /// The origin to stamp on entries (replicated apply); nil for local changes.
     var origin: JournalOrigin?
+    /// Whether the changes are applied from another store's journal (allowed on a replica).
+    var isApplying = false
     private var sequenceState: (commit: UInt64, last: UInt64)?
     /// Whether something was journaled under the current commit id (see ``startNextCommit()``).
     private var commitHasEntries = false
@@ -43,6 +45,7 @@ public final class WriteTransaction: ReadTransaction {
         _ change: ChangeKind, ref: RecordRef, keyPath: String?, old: Value?, new: Value?,
         indexes: [Int]? = nil, isDerived: Bool = false, encodedNew: [UInt8]? = nil
     ) throws {
+        if sequenceState == nil { try checkLocalWriteAllowed() }
         var state = try sequenceState ?? (
             commit: (StoreLayout.uint64(from: transaction.get(StoreLayout.MetaKey.lastCommit, in: databases.meta)) ?? 0) + 1,
             last: try lastSequence())
