@@ -78,7 +78,8 @@ public final class JournalClient: Sendable {
     }
 
     /// Replicates: once through the source's last sequence, or — following — until ``stop()``,
-    /// calling `progress` after each applied batch. Blocks; run it on a thread of its own to
+    /// calling `progress` when a stream starts (after a reseed: with the snapshot's sequence
+    /// applied) and after each applied batch. Blocks; run it on a thread of its own to
     /// follow. - Returns: the last status.
     /// - Throws: ``ReplicationConnectionError`` (without follow, or when the server refuses:
     ///   a following client retries only when the connection was lost or the server was busy),
@@ -164,6 +165,7 @@ public final class JournalClient: Sendable {
             let replica = try store ?? openReplica()
             status.replica = replica.id
             status.appliedSequence = checkpoint
+            progress?(status)
             let reader = try JournalStreamReader(start: connection.takeBuffered(), fileDescriptor: connection.descriptor)
             let base = status
             var latest = status
