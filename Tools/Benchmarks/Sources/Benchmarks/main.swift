@@ -11,6 +11,7 @@ func main() throws {
     switch CommandLine.arguments.dropFirst().first {
     case "follow-latency": return try FollowLatency.run(Array(CommandLine.arguments.dropFirst(2)))
     case "follow-latency-follower": return try FollowLatency.follow(Array(CommandLine.arguments.dropFirst(2)))
+    case "tcp-lag": return try TCPReplicationLag.run(Array(CommandLine.arguments.dropFirst(2)))
     default: break
     }
     let config: Configuration

@@ -1,0 +1,103 @@
+import Foundation
+import KVStore
+
+/// `Benchmarks tcp-lag --kvstore PATH`: follow-mode lag over TCP (DESIGN §11: p99 < 50 ms on
+/// loopback), through the real processes: `kvstore serve` on the source, `kvstore replicate
+/// tcp://… --follow` into a replica, and a follower of the replica's journal (this executable in
+/// its `follow-latency-follower` mode, 1–5 ms polling).
+///
+/// The writer (this process) commits one small change every `--interval-ms` (default 3) to the
+/// source, `--commits` times (default 2,000). Reported: p50, p90, p99 and max of *seen in the
+/// replica's journal − commit returned on the source*: the server's poll of the source, the
+/// stream, the replica's apply (a transaction with its checkpoint, full sync), and the follower's
+/// poll of the replica.
+enum TCPReplicationLag {
+    static let usage = """
+        usage: Benchmarks tcp-lag --kvstore PATH [--commits N] [--interval-ms M] [--dir PATH]
+        """
+
+    static func run(_ arguments: [String]) throws {
+        var commits = 2_000
+        var interval = 3.0
+        var directory = FileManager.default.temporaryDirectory.path
+        var kvstore: String?
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--commits":
+                guard let n = iterator.next().flatMap(Int.init), n > 0 else { throw UsageError("--commits needs a positive number") }
+                commits = n
+            case "--interval-ms":
+                guard let ms = iterator.next().flatMap(Double.init), ms >= 0 else { throw UsageError("--interval-ms needs a number") }
+                interval = ms
+            case "--dir":
+                guard let path = iterator.next() else { throw UsageError("--dir needs a path") }
+                directory = path
+            case "--kvstore":
+                guard let path = iterator.next() else { throw UsageError("--kvstore needs the path of a release kvstore") }
+                kvstore = path
+            default: throw UsageError("unknown argument '\(argument)'\n\(usage)")
+            }
+        }
+        guard let kvstore else { throw UsageError(usage) }
+        let root = (directory as NSString).appendingPathComponent("kvstore-tcp-lag-\(getpid())")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let sourcePath = (root as NSString).appendingPathComponent("source")
+        let replicaPath = (root as NSString).appendingPathComponent("replica")
+        let source = try Store(path: sourcePath)
+        try source.insert(["began": 0], as: FollowLatency.ref)
+
+        let server = try spawn(kvstore, ["serve", sourcePath, "--listen", "127.0.0.1:0", "--quiet"])
+        defer { server.process.terminate(); server.process.waitUntilExit() }
+        let line = String(decoding: server.output.availableData, as: UTF8.self)
+        guard line.hasPrefix("listening on "), let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
+            throw UsageError("kvstore serve did not start: \(line)")
+        }
+        let replicate = try spawn(kvstore, ["replicate", "tcp://127.0.0.1:\(port)", replicaPath, "--follow"])
+        defer { replicate.process.terminate(); replicate.process.waitUntilExit() }
+        while !hasApplied(replicaPath) { Thread.sleep(forTimeInterval: 0.01) }
+
+        let follower = try spawn(CommandLine.arguments[0], ["follow-latency-follower", replicaPath, String(commits), Durability.full.rawValue])
+        guard String(decoding: follower.output.readData(ofLength: 6), as: UTF8.self) == "ready\n" else {
+            throw UsageError("the follower did not start")
+        }
+        log("tcp-lag: \(commits) commits, one every \(interval) ms, full sync, serve → replicate --follow on port \(port)")
+        var returned: [Int64] = []
+        for _ in 0 ..< commits {
+            try source.setValue(.int(FollowLatency.now()), forKey: "began", of: FollowLatency.ref)
+            returned.append(FollowLatency.now())
+            if interval > 0 { Thread.sleep(forTimeInterval: interval / 1000) }
+        }
+        let received = String(decoding: follower.output.readDataToEndOfFile(), as: UTF8.self)
+            .split(separator: "\n").compactMap { line -> Int64? in
+                let parts = line.split(separator: " ")
+                return parts.count == 2 ? Int64(parts[1]) : nil
+            }
+        follower.process.waitUntilExit()
+        guard received.count == commits else {
+            throw UsageError("the replica's follower saw \(received.count) entries, not the \(commits) commits")
+        }
+        print("follow-mode lag over TCP, \(commits) commits (ms): p50 / p90 / p99 / max")
+        print("  seen in the replica since the commit returned: \(FollowLatency.summary(zip(received, returned).map { max(0, $0 - $1) }))")
+    }
+
+    /// Whether the replica exists and has applied the source's first commit.
+    private static func hasApplied(_ path: String) -> Bool {
+        var options = Store.Options()
+        options.createIfMissing = false
+        options.readOnly = true
+        guard FileManager.default.fileExists(atPath: path + "/data.mdb"), let store = try? Store(path: path, options: options) else { return false }
+        return ((try? store.read { try $0.lastSequence() }) ?? 0) >= 1
+    }
+
+    private static func spawn(_ executable: String, _ arguments: [String]) throws -> (process: Process, output: FileHandle) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable).resolvingSymlinksInPath()
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, pipe.fileHandleForReading)
+    }
+}
