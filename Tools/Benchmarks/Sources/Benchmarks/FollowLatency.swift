@@ -117,7 +117,7 @@ enum FollowLatency {
         FileHandle.standardOutput.write(Data(received.map { "\($0.0) \($0.1)\n" }.joined().utf8))
     }
 
-    private static func summary(_ nanoseconds: [Int64]) -> String {
+    static func summary(_ nanoseconds: [Int64]) -> String {
         let sorted = nanoseconds.sorted()
         func percentile(_ p: Double) -> String {
             let index = min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)
