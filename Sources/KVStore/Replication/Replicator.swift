@@ -15,12 +15,12 @@ import Darwin
 /// let source = try Store(path: "/data/orders")
 /// let replicator = Replicator(source: source, replicaPath: "/backup/orders")
 /// let status = try replicator.run()          // catches up, then returns
-/// print(status.appliedSequence, status.lag ?? 0)
+/// print(status.appliedSequence, status.lag)
 ///
 /// var options = Replicator.Options()
 /// options.follow = true                      // keep up with new commits until stopped
 /// let follower = Replicator(source: source, replicaPath: "/backup/orders", options: options)
-/// Thread { try? follower.run { status in print("lag", status.lag ?? 0) } }.start()
+/// Thread { _ = try? follower.run { status in print("lag", status.lag) } }.start()
 /// // … later, from any thread
 /// follower.stop()
 /// ```
