@@ -145,7 +145,7 @@ public final class JournalClient: Sendable {
     /// Requests, reseeds when answered with a snapshot, then applies the stream until it ends
     /// (through the source's last sequence; following, when the server shuts down).
     private func replicate(over connection: SocketConnection, hello: Hello, _ status: inout Replicator.Status, progress: ((Replicator.Status) -> Void)?) throws {
-        var store = ReplicaDirectory.isAbsentOrEmpty(path) ? nil : try openReplica()
+        var store = Replicator.isAbsentOrEmpty(path) ? nil : try openReplica()
         var wantsSnapshot = store == nil && options.startFromSnapshot
         while true {
             let checkpoint = try store?.read { try $0.replicationCheckpoint(for: hello.storeID) } ?? 0
@@ -186,7 +186,9 @@ public final class JournalClient: Sendable {
 
     /// Receives a snapshot into a file beside the replica, then seeds the replica from it.
     private func receiveSnapshot(startingWith first: ProtocolFrame, over connection: SocketConnection) throws -> Store {
-        let file = ReplicaDirectory.sibling(of: path, named: "snapshot-\(UUID().uuidString)")
+        // Beside the replica: on its file system, so seeding copies it without crossing devices.
+        let file = ((path as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent(".\((path as NSString).lastPathComponent).snapshot-\(UUID().uuidString).mdb")
         guard FileManager.default.createFile(atPath: file, contents: nil, attributes: [.posixPermissions: 0o600]),
               let handle = FileHandle(forWritingAtPath: file) else {
             throw StoreError(.storage, "cannot write the snapshot received from \(server) to \(file)", path: path)
@@ -226,7 +228,7 @@ public final class JournalClient: Sendable {
     /// Opens the replica, creating it when nothing is at the path (or an empty directory).
     private func openReplica() throws -> Store {
         var options = options.storeOptions
-        options.createIfMissing = ReplicaDirectory.isAbsentOrEmpty(path)
+        options.createIfMissing = Replicator.isAbsentOrEmpty(path)
         return try Store(path: path, options: options)
     }
 

@@ -231,7 +231,8 @@ public final class Replicator: Sendable {
         return replica
     }
 
-    private static func isAbsentOrEmpty(_ path: String) -> Bool {
+    /// True when nothing is at `path`, or an empty directory: a replica made there is new.
+    package static func isAbsentOrEmpty(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return true }
         return isDirectory.boolValue && ((try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) ?? false)

@@ -17,30 +17,14 @@ enum TCPReplicationLag {
         """
 
     static func run(_ arguments: [String]) throws {
-        var commits = 2_000
-        var interval = 3.0
-        var directory = FileManager.default.temporaryDirectory.path
         var kvstore: String?
-        var iterator = arguments.makeIterator()
-        while let argument = iterator.next() {
-            switch argument {
-            case "--commits":
-                guard let n = iterator.next().flatMap(Int.init), n > 0 else { throw UsageError("--commits needs a positive number") }
-                commits = n
-            case "--interval-ms":
-                guard let ms = iterator.next().flatMap(Double.init), ms >= 0 else { throw UsageError("--interval-ms needs a number") }
-                interval = ms
-            case "--dir":
-                guard let path = iterator.next() else { throw UsageError("--dir needs a path") }
-                directory = path
-            case "--kvstore":
-                guard let path = iterator.next() else { throw UsageError("--kvstore needs the path of a release kvstore") }
-                kvstore = path
-            default: throw UsageError("unknown argument '\(argument)'\n\(usage)")
-            }
+        let arguments = try LagArguments(arguments) { argument, rest in
+            guard argument == "--kvstore", let path = rest.next() else { throw UsageError("unknown argument '\(argument)'\n\(usage)") }
+            kvstore = path
         }
+        let (commits, interval) = (arguments.commits, arguments.interval)
         guard let kvstore else { throw UsageError(usage) }
-        let root = (directory as NSString).appendingPathComponent("kvstore-tcp-lag-\(getpid())")
+        let root = (arguments.directory as NSString).appendingPathComponent("kvstore-tcp-lag-\(getpid())")
         defer { try? FileManager.default.removeItem(atPath: root) }
         let sourcePath = (root as NSString).appendingPathComponent("source")
         let replicaPath = (root as NSString).appendingPathComponent("replica")
