@@ -10,6 +10,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "KVStore", targets: ["KVStore"]),
+        // Replication over TCP (SwiftNIO): JournalServer, JournalClient.
+        .library(name: "KVStoreNetwork", targets: ["KVStoreNetwork"]),
         .library(name: "LMDB", targets: ["LMDB"]),
         // LMDB's C API, for the benchmark harness's raw-LMDB baseline.
         .library(name: "CLMDB", targets: ["CLMDB"]),

@@ -2,8 +2,9 @@
 /// naming the server and the problem.
 ///
 /// ```swift
-/// do { try client.run() } catch let error as ReplicationConnectionError where error.code == .refused {
-///     print(error)   // tcp://127.0.0.1:7070: journal truncated past 41: …; reseed with --snapshot
+/// do { try client.run() } catch let error as ReplicationConnectionError {
+///     print(error)             // tcp://127.0.0.1:7070: cannot connect: Connection refused
+///     if error.isTransient { /* try again later */ }
 /// }
 /// ```
 public struct ReplicationConnectionError: Error, Sendable, CustomStringConvertible {
