@@ -51,9 +51,13 @@ public final class JournalServer: Sendable {
     /// The port listened on, once started (the one the system chose for port 0).
     public var port: Int { state.withLockedValue { $0.port } }
 
-    /// Binds the address and starts accepting replicas (in the background: this returns).
-    /// - Throws: when the address cannot be bound (in use, not this machine's).
+    /// Binds the address and starts accepting replicas (in the background: this returns). Call
+    /// ``stop()`` when done: it ends the streams and the event loop's thread.
+    /// - Throws: ``ServerError`` when the address cannot be bound (in use, not this machine's),
+    ///   or the server was started before.
     public func start() throws {
+        let fresh = state.withLockedValue { $0.group == nil && !$0.stopping }
+        guard fresh else { throw ServerError("the journal server was started before; make a new one") }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)

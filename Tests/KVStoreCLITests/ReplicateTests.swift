@@ -105,11 +105,6 @@ import TestSupport
         #expect(try dir.succeed("dump", replica, "--kind", "item").stdout.split(separator: "\n").count == 6_000)
     }
 
-    @Test func aTCPSourceIsNotBuiltYet() throws {
-        try dir.fail("replicate", "tcp://127.0.0.1:9", replica, with: "tcp://127.0.0.1:9: tcp sources are not built yet")
-        #expect(!FileManager.default.fileExists(atPath: replica))
-    }
-
     @Test func errorsAreOneLineAndCreateNothing() throws {
         try dir.fail("replicate", dir.path("missing"), replica, with: "no store here")
         try dir.fail("replicate", source, source, with: "a store cannot replicate itself")

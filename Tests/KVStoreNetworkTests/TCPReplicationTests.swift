@@ -59,7 +59,18 @@ import TestSupport
         let status = try #require(following.status)
         #expect(status.source == source.id && status.appliedSequence == 27 && status.lag == 0)
         #expect(following.stop().isEmpty)
-        #expect(try sameRecords(source, Store(path: directory.path("replica"))))
+        let replica = try Store(path: directory.path("replica"))
+        #expect(try sameRecords(source, replica))
+        // The source's position, as the stream told it, is saved with the checkpoint (stat's lag).
+        #expect(try replica.read { try $0.replicationSources() }.first?.sourceLastSequence == 27)
+    }
+
+    @Test func aServerStartsOnce() throws {
+        let directory = try NetworkDirectory()
+        let server = try startedServer(try directory.store("source"))
+        #expect(throws: ServerError.self) { try server.start() }
+        server.stop()
+        #expect(throws: ServerError.self) { try server.start() }
     }
 
     @Test func twoReplicasFollowAtOnce() throws {
