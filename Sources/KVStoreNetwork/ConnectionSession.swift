@@ -60,12 +60,22 @@ final class ConnectionSession: Sendable {
 
     /// A frame arrived from the replica.
     func received(_ frame: ProtocolFrame) {
-        let accepted = phase.withLockedValue { phase -> Bool in
-            guard case .awaitingRequest = phase else { return false }
-            phase = .busy
-            return true
+        enum Turn { case accepted, stopping, outOfTurn }
+        let turn = phase.withLockedValue { phase -> Turn in
+            switch phase {
+            case .awaitingRequest:
+                phase = .busy
+                return .accepted
+            case .stopping: return .stopping
+            default: return .outOfTurn
+            }
         }
-        guard accepted else {
+        switch turn {
+        case .accepted: break
+        case .stopping:
+            refuse("the server is shutting down", busy: true)
+            return
+        case .outOfTurn:
             // A replica sends nothing while it is served: it does not speak this protocol.
             server.log("disconnected \(peer): it sent a frame while being served")
             disconnect()
@@ -97,10 +107,11 @@ final class ConnectionSession: Sendable {
 
     // MARK: Any thread
 
-    /// Sends `message` as an error frame, then closes the connection.
-    func refuse(_ message: String) {
+    /// Sends `message` as an error frame (`busy`: asking again later may work), then closes the
+    /// connection.
+    func refuse(_ message: String, busy: Bool = false) {
         server.log("refused \(peer): \(message)")
-        write(ReplicationProtocol.errorFrame(message, busy: false))
+        write(ReplicationProtocol.errorFrame(message, busy: busy))
         closeAfterWrites()
     }
 

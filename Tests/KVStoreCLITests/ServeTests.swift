@@ -53,6 +53,22 @@ import TestSupport
         #expect(server.stderr.contains("serve: streaming to 127.0.0.1:"))
     }
 
+    @Test func aNewReplicaOverTCPStartsFromASnapshotWhenAsked() throws {
+        let (server, port) = try serve()
+        let last = try sourceLast
+
+        let result = try dir.succeed("replicate", "tcp://127.0.0.1:\(port)", replica, "--snapshot")
+
+        #expect(result.stdout.hasPrefix("applied 0 entries, skipped 0; source "))
+        #expect(result.stdout.hasSuffix("applied through \(last) (source at \(last), lag 0); seeded from a snapshot\n"))
+        #expect(try dir.succeed("diff", source, replica).stdout.isEmpty)
+        #expect(try dir.succeed("journal", "list", replica).stdout.isEmpty)
+        #expect(server.stop() == 0)
+        #expect(server.stderr.contains("serve: sending 127.0.0.1:"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty)
+    }
+
     @Test func aFollowingReplicaResumesWithoutLossOrDuplicatesAfterTheServerIsKilledAndRestarted() throws {
         var (server, port) = try serve()
         let follower = try BackgroundCommand(["replicate", "tcp://127.0.0.1:\(port)", replica, "--follow"], in: dir)
