@@ -62,7 +62,7 @@ extension Store {
         }
         let checkpoint = try read { try $0.replicationCheckpoint(for: header.storeID) }
         if header.firstSequence > checkpoint + 1 {
-            throw JournalApplyError(.gap, "source \(entries(checkpoint + 1, through: header.firstSequence - 1)) \(are(checkpoint + 1, through: header.firstSequence - 1)) missing: \(path) has applied source \(header.storeID.uuidString.lowercased()) through \(checkpoint), but the stream starts at \(header.firstSequence)")
+            throw JournalApplyError(.gap, "source \(entries(checkpoint + 1, through: header.firstSequence - 1)) \(are(checkpoint + 1, through: header.firstSequence - 1)) missing: \(path) has applied source \(header.storeID.lowercasedText) through \(checkpoint), but the stream starts at \(header.firstSequence)")
         }
         return header.storeID
     }
