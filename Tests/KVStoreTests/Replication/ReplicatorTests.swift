@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KVStore
+import LMDB
 import TestSupport
 
 /// The store-to-store replicator: exactly-once catch-up, follow mode, chains, reseeding.
@@ -203,5 +204,23 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let itself = Replicator(source: source.store, replicaPath: source.path)
         #expect(performing: { try itself.run() }, throws: applyError(.sameStore))
+    }
+}
+
+extension ReplicatorTests {
+    /// A replicator killed while creating the replica leaves an LMDB environment with nothing
+    /// committed in it: the next run finishes making the store.
+    @Test func aReplicaWhoseCreationWasInterruptedIsMadeOnTheNextRun() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: path("replica"), withIntermediateDirectories: true)
+        try LMDB.Environment.open(path: path("replica")).sync()  // data.mdb and lock.mdb, no transaction
+        #expect(FileManager.default.fileExists(atPath: path("replica") + "/data.mdb"))
+        let status = try replicator().run()
+        #expect(status.applied == (try source.store.journalEntries().count))
+        #expect(try allRecords(Store(path: path("replica"))) == allRecords(source.store))
+        // A directory with other files and no data file is not taken over.
+        try FileManager.default.createDirectory(atPath: path("notes"), withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: path("notes") + "/a.txt", contents: Data("x".utf8))
+        #expect(performing: { try replicator("notes").run() }, throws: { ($0 as? StoreError)?.code == .notAStore })
     }
 }
