@@ -72,7 +72,8 @@ enum JournalCodec {
     static func decode(_ bytes: UnsafeRawBufferPointer, sequence: UInt64) throws(StoreError) -> JournalEntry {
         let entry: JournalEntry
         do {
-            entry = try JournalEntry(dictionary: RecordCodec.decode(bytes))
+            // The generic decoder for anything not in the written shape: it names the problem.
+            entry = try decodeDirectly(bytes) ?? JournalEntry(dictionary: RecordCodec.decode(bytes))
         } catch {
             throw StoreError(.corrupt, "journal entry \(sequence) is corrupt: \(error)")
         }
