@@ -7,16 +7,15 @@ import TestSupport
 /// The store-to-store replicator: exactly-once catch-up, follow mode, chains, reseeding.
 @Suite struct ReplicatorTests {
     let source: TemporaryStore
-    let directory: String
+    let directory: TemporaryDirectory
 
     init() throws {
         source = try TemporaryStore()
         try fillWithEveryChange(source.store)
-        directory = TemporaryStore.freshPath()
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory()
     }
 
-    private func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+    private func path(_ name: String) -> String { directory.path(name) }
 
     private func replicator(_ name: String = "replica", from store: Store? = nil, _ configure: (inout Replicator.Options) -> Void = { _ in }) -> Replicator {
         var options = Replicator.Options()
@@ -25,7 +24,6 @@ import TestSupport
     }
 
     @Test func aNewReplicaGetsEveryChangeWithOriginsOnceAndVerifies() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let last = try source.store.read { try $0.lastSequence() }
         let status = try replicator().run()
         let replica = try Store(path: path("replica"))
@@ -48,7 +46,6 @@ import TestSupport
     }
 
     @Test func smallBatchesNeverSplitACommit() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try source.store.write { txn in
             for i in 0..<7 { try txn.insert(["i": .int(Int64(i))], as: ref("thing/\(i)")) }
         }
@@ -64,7 +61,6 @@ import TestSupport
     /// The last commit fills the last batch exactly: it is held back as possibly cut, then applied
     /// once the next read finds nothing after it.
     @Test func aLastCommitFillingTheBatchExactlyIsApplied() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let source = try TemporaryStore()
         for commit in 0..<3 {
             try source.store.write { txn in
@@ -94,7 +90,6 @@ import TestSupport
     }
 
     @Test func followModePicksUpCommitsFromAnotherThreadUntilStopped() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let follower = replicator { $0.follow = true }
         let ended = DispatchSemaphore(value: 0)
         let failures = Failures()
@@ -121,7 +116,6 @@ import TestSupport
     }
 
     @Test func observersOfTheReplicaSeeEachSourceCommit() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try replicator().run()
         let replica = try Store(path: path("replica"))
         let seen = Received<Value?>()
@@ -134,7 +128,6 @@ import TestSupport
     }
 
     @Test func aChainKeepsOriginsAndNothingLoopsBack() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try replicator("b").run()
         let b = try Store(path: path("b"))
         try replicator("c", from: b).run()
@@ -153,7 +146,6 @@ import TestSupport
     }
 
     @Test func aReplicaBehindTheTruncationPointIsSeededAgainAndContinues() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try replicator().run()
         let first = try Store(path: path("replica")).id
         try source.store.setValue("a", forKey: "x", of: ref("person/bob"))
@@ -171,11 +163,10 @@ import TestSupport
         #expect(next.reseeds == 0 && next.applied == 1)
         #expect(try allRecords(replica) == allRecords(source.store))
         #expect(try replica.verify().isHealthy)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["replica"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["replica"])
     }
 
     @Test func aNewReplicaIsSeededFromASnapshotWhenAskedOrWhenTheSourceIsTruncated() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let last = try source.store.read { try $0.lastSequence() }
         let asked = try replicator("asked") { $0.seedsFromSnapshot = true }.run()
         #expect(asked.reseeds == 1 && asked.applied == 0 && asked.appliedSequence == last)
@@ -191,7 +182,6 @@ import TestSupport
     }
 
     @Test func reseedingDoesNotReplaceAPromotedStore() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try replicator().run()
         try Store(path: path("replica")).promote()
         try source.store.setValue("a", forKey: "x", of: ref("person/bob"))
@@ -201,7 +191,6 @@ import TestSupport
     }
 
     @Test func aStoreCannotReplicateIntoItself() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let itself = Replicator(source: source.store, replicaPath: source.path)
         #expect(performing: { try itself.run() }, throws: applyError(.sameStore))
     }
@@ -211,7 +200,6 @@ extension ReplicatorTests {
     /// A replicator killed while creating the replica leaves an LMDB environment with nothing
     /// committed in it: the next run finishes making the store.
     @Test func aReplicaWhoseCreationWasInterruptedIsMadeOnTheNextRun() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: path("replica"), withIntermediateDirectories: true)
         try LMDB.Environment.open(path: path("replica")).sync()  // data.mdb and lock.mdb, no transaction
         #expect(FileManager.default.fileExists(atPath: path("replica") + "/data.mdb"))
