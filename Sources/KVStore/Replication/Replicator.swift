@@ -117,9 +117,17 @@ public final class Replicator: Sendable {
         var run = try BatchRun(self, replica: replica)
         status.appliedSequence = run.tail.position
         var backoff = PollBackoff(options.pollInterval)
+        var prefetch: JournalPrefetch?
         while !isStopped {
             let batch: [JournalEntry]?
-            do { batch = try run.tail.poll() } catch {
+            do {
+                if let next = prefetch {
+                    prefetch = nil
+                    (batch, run.tail) = try next.result()
+                } else {
+                    batch = try run.tail.poll()
+                }
+            } catch {
                 if Self.isExpired(error) { return true }
                 throw error
             }
@@ -131,6 +139,8 @@ public final class Replicator: Sendable {
                 Thread.sleep(forTimeInterval: backoff.next().seconds)
                 continue
             }
+            // A full batch: more is waiting. Read it while this one is applied.
+            if batch.count == run.limit { prefetch = JournalPrefetch(run.tail) }
             let outcome = try run.apply(batch, sourceLast: run.tail.lastSequence)
             status.applied += outcome.applied
             status.skipped += outcome.skipped
@@ -200,7 +210,10 @@ public final class Replicator: Sendable {
     private func openReplica(_ status: inout Status) throws -> Store {
         var options = self.options.replicaOptions
         guard Self.isAbsentOrEmpty(replicaPath) else {
-            options.createIfMissing = false
+            // A data file may belong to a replica whose creation was interrupted before its first
+            // commit (an LMDB environment without anything in it): opening may finish making it
+            // (an environment holding anything else is still refused as not a store).
+            options.createIfMissing = FileManager.default.fileExists(atPath: (replicaPath as NSString).appendingPathComponent("data.mdb"))
             return try Store(path: replicaPath, options: options)
         }
         let truncated = try source.read { try $0.oldestCoveredCursor() } > 0

@@ -90,7 +90,7 @@ extension Store {
             throw StoreError(.badSnapshot, "cannot seed a replica there: \(error)", path: path)
         }
         guard role == .replica(of: source) else {
-            throw StoreError(.badSnapshot, "holds a store that is not a replica of source \(source.uuidString.lowercased()) (\(role.summary)): seed a replica at a new path", path: path)
+            throw StoreError(.badSnapshot, "holds a store that is not a replica of source \(source.lowercasedText) (\(role.summary)): seed a replica at a new path", path: path)
         }
     }
 }
@@ -100,8 +100,8 @@ extension ReplicationRole {
     var summary: String {
         switch self {
         case .primary: "a primary store"
-        case .replica(let source): "a replica of \(source.uuidString.lowercased())"
-        case .promoted(let source): "a promoted replica of \(source.uuidString.lowercased())"
+        case .replica(let source): "a replica of \(source.lowercasedText)"
+        case .promoted(let source): "a promoted replica of \(source.lowercasedText)"
         }
     }
 }

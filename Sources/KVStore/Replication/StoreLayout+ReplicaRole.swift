@@ -12,7 +12,7 @@ extension StoreLayout.MetaKey {
     static let replicaOf = Array("replica-of".utf8)
     static let promoted = Array("promoted".utf8)
     static let sourceLastPrefix = Array("source-last/".utf8)
-    static func sourceLast(_ source: UUID) -> [UInt8] { sourceLastPrefix + Array(source.uuidString.lowercased().utf8) }
+    static func sourceLast(_ source: UUID) -> [UInt8] { sourceLastPrefix + Array(source.lowercasedText.utf8) }
 }
 
 /// Whether a store takes local writes, and why.
@@ -59,7 +59,7 @@ extension WriteTransaction {
         guard !isApplying, case .replica(let source) = try replicationRole() else { return }
         throw StoreError(
             .replica,
-            "a replica of source \(source.uuidString.lowercased()): local writes are refused (kvstore promote \(store.path) makes it writable)",
+            "a replica of source \(source.lowercasedText): local writes are refused (kvstore promote \(store.path) makes it writable)",
             path: store.path)
     }
 
@@ -67,7 +67,7 @@ extension WriteTransaction {
     /// source stays one of its first; a promoted store stays writable).
     func becomeReplica(of source: UUID) throws {
         guard try transaction.get(StoreLayout.MetaKey.replicaOf, in: databases.meta) == nil else { return }
-        try transaction.put(StoreLayout.MetaKey.replicaOf, Array(source.uuidString.lowercased().utf8), in: databases.meta)
+        try transaction.put(StoreLayout.MetaKey.replicaOf, Array(source.lowercasedText.utf8), in: databases.meta)
     }
 
     /// Records `source`'s last sequence as far as known, never below what was applied.

@@ -29,13 +29,13 @@ public final class WriteTransaction: ReadTransaction {
     var priorsSentBefore = 0
     /// The origin to stamp on entries (replicated apply); nil for local changes.
     var origin: JournalOrigin?
-    /// Whether the changes are applied from another store's journal (allowed on a replica).
-    var isApplying = false
     private var sequenceState: (commit: UInt64, last: UInt64)?
     /// Whether something was journaled under the current commit id (see ``startNextCommit()``).
     private var commitHasEntries = false
     private var countDeltas: [String: Int] = [:]
     private let timestamp = Date()
+    /// Whether the changes are applied from another store's journal (allowed on a replica).
+    var isApplying = false
 
     // MARK: Journal
 

@@ -117,6 +117,20 @@ import TestSupport
         #expect(ReplicationSourceStatus(source: source.store.id, appliedSequence: 9, sourceLastSequence: nil).lag == nil)
     }
 
+    /// An open-ended stream says nothing of the source's last sequence: a transport that knows it
+    /// passes it live, and the lag shows it.
+    @Test func anOpenEndedStreamTakesTheSourcesLivePosition() throws {
+        var bytes: [UInt8] = []
+        let writer = try JournalStreamWriter(header: JournalStreamHeader(storeID: source.store.id, firstSequence: 1, lastSequence: nil)) { bytes += $0 }
+        try source.store.appendJournal(from: 1, through: 2, to: writer)
+        try writer.finish()
+        try replica.store.applyJournal(JournalStreamReader(bytes: bytes)) { _ in } sourceLastSequence: { 40 }
+        #expect(try replica.store.read { try $0.replicationSources() } == [
+            ReplicationSourceStatus(source: source.store.id, appliedSequence: 2, sourceLastSequence: 40),
+        ])
+        #expect(try replica.store.read { try $0.replicationSources() }.first?.lag == 38)
+    }
+
     @Test func aWriteThatChangesNothingIsNotRefused() throws {
         try apply(exported(source.store), to: replica.store)
         let name = try replica.store.value(forKey: "name", of: ref("person/bob"))

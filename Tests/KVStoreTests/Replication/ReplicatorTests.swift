@@ -1,21 +1,21 @@
 import Foundation
 import Testing
 @testable import KVStore
+import LMDB
 import TestSupport
 
 /// The store-to-store replicator: exactly-once catch-up, follow mode, chains, reseeding.
 @Suite struct ReplicatorTests {
     let source: TemporaryStore
-    let directory: String
+    let directory: TemporaryDirectory
 
     init() throws {
         source = try TemporaryStore()
         try fillWithEveryChange(source.store)
-        directory = TemporaryStore.freshPath()
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory()
     }
 
-    private func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+    private func path(_ name: String) -> String { directory.path(name) }
 
     private func replicator(_ name: String = "replica", from store: Store? = nil, _ configure: (inout Replicator.Options) -> Void = { _ in }) -> Replicator {
         var options = Replicator.Options()
@@ -24,7 +24,6 @@ import TestSupport
     }
 
     @Test func aNewReplicaGetsEveryChangeWithOriginsOnceAndVerifies() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let last = try source.store.read { try $0.lastSequence() }
         let status = try replicator().run()
         let replica = try Store(path: path("replica"))
@@ -47,7 +46,6 @@ import TestSupport
     }
 
     @Test func smallBatchesNeverSplitACommit() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try source.store.write { txn in
             for i in 0..<7 { try txn.insert(["i": .int(Int64(i))], as: ref("thing/\(i)")) }
         }
@@ -63,7 +61,6 @@ import TestSupport
     /// The last commit fills the last batch exactly: it is held back as possibly cut, then applied
     /// once the next read finds nothing after it.
     @Test func aLastCommitFillingTheBatchExactlyIsApplied() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let source = try TemporaryStore()
         for commit in 0..<3 {
             try source.store.write { txn in
@@ -93,7 +90,6 @@ import TestSupport
     }
 
     @Test func followModePicksUpCommitsFromAnotherThreadUntilStopped() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let follower = replicator { $0.follow = true }
         let ended = DispatchSemaphore(value: 0)
         let failures = Failures()
@@ -120,7 +116,6 @@ import TestSupport
     }
 
     @Test func observersOfTheReplicaSeeEachSourceCommit() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try replicator().run()
         let replica = try Store(path: path("replica"))
         let seen = Received<Value?>()
@@ -133,7 +128,6 @@ import TestSupport
     }
 
     @Test func aChainKeepsOriginsAndNothingLoopsBack() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try replicator("b").run()
         let b = try Store(path: path("b"))
         try replicator("c", from: b).run()
@@ -152,7 +146,6 @@ import TestSupport
     }
 
     @Test func aReplicaBehindTheTruncationPointIsSeededAgainAndContinues() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try replicator().run()
         let first = try Store(path: path("replica")).id
         try source.store.setValue("a", forKey: "x", of: ref("person/bob"))
@@ -170,11 +163,10 @@ import TestSupport
         #expect(next.reseeds == 0 && next.applied == 1)
         #expect(try allRecords(replica) == allRecords(source.store))
         #expect(try replica.verify().isHealthy)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["replica"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["replica"])
     }
 
     @Test func aNewReplicaIsSeededFromASnapshotWhenAskedOrWhenTheSourceIsTruncated() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let last = try source.store.read { try $0.lastSequence() }
         let asked = try replicator("asked") { $0.seedsFromSnapshot = true }.run()
         #expect(asked.reseeds == 1 && asked.applied == 0 && asked.appliedSequence == last)
@@ -190,7 +182,6 @@ import TestSupport
     }
 
     @Test func reseedingDoesNotReplaceAPromotedStore() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try replicator().run()
         try Store(path: path("replica")).promote()
         try source.store.setValue("a", forKey: "x", of: ref("person/bob"))
@@ -200,8 +191,24 @@ import TestSupport
     }
 
     @Test func aStoreCannotReplicateIntoItself() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let itself = Replicator(source: source.store, replicaPath: source.path)
         #expect(performing: { try itself.run() }, throws: applyError(.sameStore))
+    }
+}
+
+extension ReplicatorTests {
+    /// A replicator killed while creating the replica leaves an LMDB environment with nothing
+    /// committed in it: the next run finishes making the store.
+    @Test func aReplicaWhoseCreationWasInterruptedIsMadeOnTheNextRun() throws {
+        try FileManager.default.createDirectory(atPath: path("replica"), withIntermediateDirectories: true)
+        try LMDB.Environment.open(path: path("replica")).sync()  // data.mdb and lock.mdb, no transaction
+        #expect(FileManager.default.fileExists(atPath: path("replica") + "/data.mdb"))
+        let status = try replicator().run()
+        #expect(status.applied == (try source.store.journalEntries().count))
+        #expect(try allRecords(Store(path: path("replica"))) == allRecords(source.store))
+        // A directory with other files and no data file is not taken over.
+        try FileManager.default.createDirectory(atPath: path("notes"), withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: path("notes") + "/a.txt", contents: Data("x".utf8))
+        #expect(performing: { try replicator("notes").run() }, throws: { ($0 as? StoreError)?.code == .notAStore })
     }
 }

@@ -6,16 +6,15 @@ import TestSupport
 /// Snapshots of a store, and replicas seeded from them.
 @Suite struct SnapshotSeedTests {
     let source: TemporaryStore
-    let directory: String
+    let directory: TemporaryDirectory
 
     init() throws {
         source = try TemporaryStore()
         try fillWithEveryChange(source.store)
-        directory = TemporaryStore.freshPath()
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory()
     }
 
-    private func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+    private func path(_ name: String) -> String { directory.path(name) }
 
     /// Writes `store`'s snapshot to a file and returns its path.
     private func snapshot(of store: Store, named name: String = "snapshot.mdb") throws -> String {
@@ -32,7 +31,6 @@ import TestSupport
     }
 
     @Test func aSeededReplicaHoldsTheRecordsWithItsOwnIdAndContinuesFromTheSnapshot() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try source.store.registerConsumer(named: "indexer")
         let last = try source.store.read { try $0.lastSequence() }
         let replica = try Store.seedReplica(at: path("replica"), fromSnapshot: try snapshot(of: source.store))
@@ -58,7 +56,6 @@ import TestSupport
     }
 
     @Test func aReplicaOfAReplicaSeedsFromItsSnapshotAndKeepsOrigins() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let b = try Store.seedReplica(at: path("b"), fromSnapshot: try snapshot(of: source.store))
         try source.store.setValue("later", forKey: "name", of: ref("person/bob"))
         try apply(exported(source.store, since: try source.store.read { try $0.lastSequence() }), to: b)
@@ -73,7 +70,6 @@ import TestSupport
     }
 
     @Test func seedingReplacesAReplicaOfTheSameSourceWhole() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let replicaPath = path("replica")
         let old = try Store.seedReplica(at: replicaPath, fromSnapshot: try snapshot(of: source.store))
         let oldID = old.id
@@ -81,12 +77,11 @@ import TestSupport
         let again = try Store.seedReplica(at: replicaPath, fromSnapshot: try snapshot(of: source.store, named: "second.mdb"))
         #expect(again.id != oldID)
         #expect(try allRecords(again) == allRecords(source.store))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains("seeding") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("seeding") }
         #expect(leftovers.isEmpty)
     }
 
     @Test func seedingOverAnythingButAReplicaOfTheSameSourceIsRefused() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = try snapshot(of: source.store)
         let other = try TemporaryStore()
         let otherRecords = try allRecords(other.store)
@@ -98,29 +93,26 @@ import TestSupport
         _ = FileManager.default.createFile(atPath: notAStore + "/notes.txt", contents: Data("x".utf8))
         #expect(performing: { try Store.seedReplica(at: notAStore, fromSnapshot: file) }, throws: badSnapshot("cannot seed a replica there"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: notAStore) == ["notes.txt"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["files", "snapshot.mdb"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["files", "snapshot.mdb"])
     }
 
     @Test func aBadSnapshotIsOneClearErrorAndCreatesNothing() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let garbage = path("garbage.mdb")
         _ = FileManager.default.createFile(atPath: garbage, contents: Data(repeating: 0x5A, count: 64 * 1024))
         #expect(performing: { try Store.seedReplica(at: path("r1"), fromSnapshot: garbage) }, throws: badSnapshot("garbage.mdb is not a store's snapshot"))
         #expect(performing: { try Store.seedReplica(at: path("r2"), fromSnapshot: path("missing.mdb")) }, throws: badSnapshot("no snapshot file there"))
-        #expect(performing: { try Store.seedReplica(at: path("r3"), fromSnapshot: directory) }, throws: badSnapshot("no snapshot file there"))
+        #expect(performing: { try Store.seedReplica(at: path("r3"), fromSnapshot: directory.path) }, throws: badSnapshot("no snapshot file there"))
         let empty = path("empty.mdb")
         _ = FileManager.default.createFile(atPath: empty, contents: Data())
         #expect(performing: { try Store.seedReplica(at: path("r4"), fromSnapshot: empty) }, throws: badSnapshot("is not a store's snapshot"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["empty.mdb", "garbage.mdb"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["empty.mdb", "garbage.mdb"])
     }
 
     @Test func aSnapshotToABadDescriptorFails() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(performing: { try source.store.writeSnapshot(to: -1) }, throws: { ($0 as? StoreError)?.code == .storage })
     }
 
     @Test func aSnapshotOfAnEmptyStoreSeedsAnEmptyReplicaThatVerifies() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let empty = try TemporaryStore()
         let replica = try Store.seedReplica(at: path("replica"), fromSnapshot: try snapshot(of: empty.store))
         #expect(try replica.verify().isHealthy)

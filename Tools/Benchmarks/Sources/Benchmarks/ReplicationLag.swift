@@ -16,30 +16,7 @@ enum ReplicationLag {
         """
 
     static func run(_ arguments: [String]) throws {
-        var commits = 2_000
-        var interval = 3.0
-        var directory = FileManager.default.temporaryDirectory.path
-        var durability = Durability.full
-        var iterator = arguments.makeIterator()
-        while let argument = iterator.next() {
-            switch argument {
-            case "--commits":
-                guard let n = iterator.next().flatMap(Int.init), n > 0 else { throw UsageError("--commits needs a positive number") }
-                commits = n
-            case "--interval-ms":
-                guard let ms = iterator.next().flatMap(Double.init), ms >= 0 else { throw UsageError("--interval-ms needs a number") }
-                interval = ms
-            case "--dir":
-                guard let path = iterator.next() else { throw UsageError("--dir needs a path") }
-                directory = path
-            case "--durability":
-                guard let mode = iterator.next().flatMap(Durability.init(rawValue:)) else {
-                    throw UsageError("--durability needs full, noMetaSync or noSync")
-                }
-                durability = mode
-            default: throw UsageError("unknown argument '\(argument)'\n\(usage)")
-            }
-        }
+        let (commits, interval, directory, durability) = try WriterOptions.parse(arguments, usage: usage).values
         let root = (directory as NSString).appendingPathComponent("kvstore-replication-lag-\(getpid())")
         defer { try? FileManager.default.removeItem(atPath: root) }
         let sourcePath = (root as NSString).appendingPathComponent("source")
@@ -67,12 +44,7 @@ enum ReplicationLag {
             returned.append(FollowLatency.now())
             if interval > 0 { Thread.sleep(forTimeInterval: interval / 1000) }
         }
-        let applied = String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
-            .split(separator: "\n").compactMap { line -> (UInt64, Int64)? in
-                let parts = line.split(separator: " ")
-                guard parts.count == 2, let sequence = UInt64(parts[0]), let time = Int64(parts[1]) else { return nil }
-                return (sequence, time)
-            }
+        let applied = FollowLatency.timedSequences(output.readDataToEndOfFile())
         follower.waitUntilExit()
         guard applied.last?.0 == UInt64(commits + 1) else {
             throw UsageError("the replicator applied through \(applied.last?.0 ?? 0), not \(commits + 1)")
