@@ -233,12 +233,16 @@ public final class JournalStreamReader {
     private func hex(_ value: UInt32) -> String { "0x" + String(value, radix: 16, uppercase: true) }
 }
 
-/// Decoding an entry frame: an entry is decodable when the generic decoder reads it and it has
-/// the shape of a journal entry.
+/// Decoding an entry frame: an entry is decodable when it reads as a journal entry, directly or
+/// through the generic decoder.
 private struct EntryDecoding: Error {
     let message: String
 
     static func decode(_ raw: UnsafeRawBufferPointer) -> Result<JournalEntry, EntryDecoding> {
+        // An entry in the shape the journal writes decodes straight from its bytes; anything else
+        // (or bytes the direct path finds wrong) goes through the generic decoder, which names
+        // the problem.
+        if let entry = try? JournalCodec.decodeDirectly(raw) { return .success(entry) }
         let dictionary: [String: Value]
         do { dictionary = try RecordCodec.decode(raw) } catch { return .failure(EntryDecoding(message: "\(error)")) }
         do { return .success(try JournalEntry(dictionary: dictionary)) } catch { return .failure(EntryDecoding(message: "\(error)")) }
