@@ -13,22 +13,23 @@ import KVStore
 /// poll of the replica.
 enum TCPReplicationLag {
     static let usage = """
-        usage: Benchmarks tcp-lag --kvstore PATH [--commits N] [--interval-ms M] [--dir PATH]
+        usage: Benchmarks tcp-lag --kvstore PATH [--commits N] [--interval-ms M] [--dir PATH] [--durability full|noMetaSync|noSync]
         """
 
     static func run(_ arguments: [String]) throws {
-        var kvstore: String?
-        let arguments = try LagArguments(arguments) { argument, rest in
-            guard argument == "--kvstore", let path = rest.next() else { throw UsageError("unknown argument '\(argument)'\n\(usage)") }
-            kvstore = path
-        }
-        let (commits, interval) = (arguments.commits, arguments.interval)
-        guard let kvstore else { throw UsageError(usage) }
-        let root = (arguments.directory as NSString).appendingPathComponent("kvstore-tcp-lag-\(getpid())")
+        // --kvstore PATH is this mode's own; the rest are the writer's options.
+        var rest = arguments
+        guard let flag = rest.firstIndex(of: "--kvstore"), flag + 1 < rest.count else { throw UsageError(usage) }
+        let kvstore = rest[flag + 1]
+        rest.removeSubrange(flag...(flag + 1))
+        let (commits, interval, directory, durability) = try WriterOptions.parse(rest, usage: usage).values
+        let root = (directory as NSString).appendingPathComponent("kvstore-tcp-lag-\(getpid())")
         defer { try? FileManager.default.removeItem(atPath: root) }
         let sourcePath = (root as NSString).appendingPathComponent("source")
         let replicaPath = (root as NSString).appendingPathComponent("replica")
-        let source = try Store(path: sourcePath)
+        var options = Store.Options()
+        options.durability = durability                  // the source's writer (replicate syncs fully)
+        let source = try Store(path: sourcePath, options: options)
         try source.insert(["began": 0], as: FollowLatency.ref)
 
         let server = try spawn(kvstore, ["serve", sourcePath, "--listen", "127.0.0.1:0", "--quiet"])
@@ -41,22 +42,18 @@ enum TCPReplicationLag {
         defer { replicate.process.terminate(); replicate.process.waitUntilExit() }
         while !hasApplied(replicaPath) { Thread.sleep(forTimeInterval: 0.01) }
 
-        let follower = try spawn(CommandLine.arguments[0], ["follow-latency-follower", replicaPath, String(commits), Durability.full.rawValue])
+        let follower = try spawn(CommandLine.arguments[0], ["follow-latency-follower", replicaPath, String(commits), durability.rawValue])
         guard String(decoding: follower.output.readData(ofLength: 6), as: UTF8.self) == "ready\n" else {
             throw UsageError("the follower did not start")
         }
-        log("tcp-lag: \(commits) commits, one every \(interval) ms, full sync, serve → replicate --follow on port \(port)")
+        log("tcp-lag: \(commits) commits, one every \(interval) ms, source durability \(durability.rawValue), serve → replicate --follow on port \(port)")
         var returned: [Int64] = []
         for _ in 0 ..< commits {
             try source.setValue(.int(FollowLatency.now()), forKey: "began", of: FollowLatency.ref)
             returned.append(FollowLatency.now())
             if interval > 0 { Thread.sleep(forTimeInterval: interval / 1000) }
         }
-        let received = String(decoding: follower.output.readDataToEndOfFile(), as: UTF8.self)
-            .split(separator: "\n").compactMap { line -> Int64? in
-                let parts = line.split(separator: " ")
-                return parts.count == 2 ? Int64(parts[1]) : nil
-            }
+        let received = FollowLatency.timedSequences(follower.output.readDataToEndOfFile()).map(\.1)
         follower.process.waitUntilExit()
         guard received.count == commits else {
             throw UsageError("the replica's follower saw \(received.count) entries, not the \(commits) commits")
