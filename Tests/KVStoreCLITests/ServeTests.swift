@@ -49,6 +49,7 @@ import TestSupport
         #expect(result.stdout.hasSuffix("applied through \(last) (source at \(last), lag 0)\n"))
         #expect(try dir.succeed("diff", source, replica).stdout.isEmpty)
         try dir.succeed("verify", replica)
+        try dir.fail("replicate", "tcp://127.0.0.1:\(port)", source, with: "a store cannot replicate itself")
         #expect(server.stop() == 0)
         #expect(server.stderr.contains("serve: streaming to 127.0.0.1:"))
     }
