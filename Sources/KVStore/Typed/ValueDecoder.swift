@@ -1,0 +1,147 @@
+import Foundation
+
+/// Decodes any `Decodable` type from a ``Value``: the reverse of ``ValueEncoder``.
+///
+/// Reading is strict about types, so a record that drifted from the model is reported rather than
+/// guessed at: integer properties read ints only (and check the range: `300` for a `UInt8` is a
+/// ``ModelError/Code/valueOutOfRange`` error); `Double` and `Float` read doubles and ints; `Date`
+/// reads dates, `Data` bytes, `URL` and `UUID` strings, ``RecordRef`` references. An optional
+/// reads nil for a missing key **and for an explicit `null`** (records hold no `null` at their
+/// top level, but nested dictionaries and arrays may); a non-optional property whose key is
+/// missing is a ``ModelError/Code/missingKey`` error. Keys the model does not know are ignored.
+///
+/// ```swift
+/// struct Address: Codable { var city: String; var zip: String? }
+/// let address = try ValueDecoder().decode(Address.self, from: ["city": "London"])
+/// // Address(city: "London", zip: nil)
+/// ```
+public struct ValueDecoder: Sendable {
+    public init() {}
+
+    /// A `T` from `value`.
+    /// - Throws: ``ModelError`` naming the key path (`customer.address.zip: expected a string,
+    ///   found integer 42`), or what the type's own `init(from:)` throws.
+    public func decode<T: Decodable>(_ type: T.Type, from value: Value) throws -> T {
+        do {
+            return try ValueUnboxing.unbox(value, as: type, path: [])
+        } catch let error as DecodingError {
+            throw ModelError(error)
+        }
+    }
+
+    /// A `T` from a record's values.
+    public func decode<T: Decodable>(_ type: T.Type, from values: [String: Value]) throws -> T {
+        try decode(type, from: .dictionary(values))
+    }
+}
+
+/// Reading values as Swift types, with the path for errors.
+enum ValueUnboxing {
+    static func unbox<T: Decodable>(_ value: Value, as type: T.Type, path: [any CodingKey]) throws -> T {
+        if let special = try special(value, as: type, path: path) { return special }
+        return try T(from: ValueDecoding(value: value, codingPath: path))
+    }
+
+    /// The store's own types, read directly; nil for any other type.
+    private static func special<T>(_ value: Value, as type: T.Type, path: [any CodingKey]) throws -> T? {
+        switch type {
+        case is Date.Type:
+            guard case .date(let date) = value else { throw mismatch(type, value, path) }
+            return date as? T
+        case is Data.Type:
+            guard case .bytes(let data) = value else { throw mismatch(type, value, path) }
+            return data as? T
+        case is URL.Type:
+            guard case .string(let text) = value else { throw mismatch(type, value, path) }
+            guard let url = URL(string: text) else { throw invalid("\"\(text)\" is not a URL", path) }
+            return url as? T
+        case is UUID.Type:
+            guard case .string(let text) = value else { throw mismatch(type, value, path) }
+            guard let uuid = UUID(uuidString: text) else { throw invalid("\"\(text)\" is not a UUID", path) }
+            return uuid as? T
+        case is RecordRef.Type:
+            guard case .reference(let ref) = value else { throw mismatch(type, value, path) }
+            return ref as? T
+        default:
+            return nil
+        }
+    }
+
+    static func mismatch(_ type: Any.Type, _ value: Value?, _ path: [any CodingKey]) -> ModelError {
+        ValueMismatch.error(expected: ValueMismatch.expectation(type), found: value, path: path)
+    }
+
+    static func invalid(_ message: String, _ path: [any CodingKey]) -> ModelError {
+        ModelError(code: .invalidValue, message: message, keyPath: CodingPathText.text(path))
+    }
+
+    static func bool(_ value: Value, _ path: [any CodingKey]) throws -> Bool {
+        guard case .bool(let bool) = value else { throw mismatch(Bool.self, value, path) }
+        return bool
+    }
+
+    static func string(_ value: Value, _ path: [any CodingKey]) throws -> String {
+        guard case .string(let string) = value else { throw mismatch(String.self, value, path) }
+        return string
+    }
+
+    static func double(_ value: Value, _ path: [any CodingKey]) throws -> Double {
+        switch value {
+        case .double(let double): return double
+        case .int(let int): return Double(int)
+        default: throw mismatch(Double.self, value, path)
+        }
+    }
+
+    static func float(_ value: Value, _ path: [any CodingKey]) throws -> Float {
+        let double = try double(value, path)
+        let float = Float(double)
+        if float.isInfinite && double.isFinite {
+            throw ModelError(code: .valueOutOfRange, message: "\(double) does not fit in Float", keyPath: CodingPathText.text(path))
+        }
+        return float
+    }
+
+    static func integer<I: FixedWidthInteger>(_ value: Value, _ path: [any CodingKey]) throws -> I {
+        guard case .int(let int) = value else { throw mismatch(I.self, value, path) }
+        guard let result = I(exactly: int) else {
+            throw ModelError(code: .valueOutOfRange, message: "\(int) does not fit in \(I.self)", keyPath: CodingPathText.text(path))
+        }
+        return result
+    }
+}
+
+/// The same readers for a value found together with its path.
+extension ValueUnboxing {
+    typealias Found = (value: Value, path: [any CodingKey])
+
+    static func bool(_ found: Found) throws -> Bool { try bool(found.value, found.path) }
+    static func string(_ found: Found) throws -> String { try string(found.value, found.path) }
+    static func double(_ found: Found) throws -> Double { try double(found.value, found.path) }
+    static func float(_ found: Found) throws -> Float { try float(found.value, found.path) }
+    static func integer<I: FixedWidthInteger>(_ found: Found) throws -> I { try integer(found.value, found.path) }
+}
+
+struct ValueDecoding: Decoder {
+    let value: Value
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .dictionary(let dictionary) = value else {
+            throw ValueMismatch.error(expected: "a dictionary", found: value, path: codingPath)
+        }
+        return KeyedDecodingContainer(KeyedValueDecoding<Key>(dictionary: dictionary, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let elements) = value else {
+            throw ValueMismatch.error(expected: "an array", found: value, path: codingPath)
+        }
+        return UnkeyedValueDecoding(elements: elements, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleValueDecoding(value: value, codingPath: codingPath)
+    }
+}

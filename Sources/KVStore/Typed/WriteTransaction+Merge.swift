@@ -1,0 +1,40 @@
+extension WriteTransaction {
+    /// Merges another store's version of a record into this one, key by key: per key the later
+    /// stamp wins (``StampedRecord/merged(with:policy:)``), and the record takes the winning
+    /// values (a winning tombstone removes the key) and stamps — the remote's stamps, not now.
+    /// A missing record is inserted. Merging is idempotent, commutative and associative: merging
+    /// the same version again changes nothing; stores that merge each other's versions in any
+    /// order end up with equal records and stamps.
+    ///
+    /// Values are written through ``update(_:from:keys:)``, so the changed keys are journaled and
+    /// observed like local changes, and the kind's rules apply.
+    ///
+    /// ```swift
+    /// let remote = try replica.read { try $0.stampedRecord(ada) }!
+    /// let changes = try store.write { try $0.merge(ada, from: remote) }   // what the remote changed here
+    /// ```
+    /// - Returns: the change of each key whose value this merge changed.
+    /// - Throws: ``ModelError/Code/untrackedKind`` unless the kind is registered with
+    ///   ``Kind/tracksModificationTimes``.
+    public func merge(_ ref: RecordRef, from remote: StampedRecord, policy: MergePolicy = .lastWriterWins) throws -> [String: ValueChange] {
+        guard store.kind(named: ref.kind)?.tracksModificationTimes == true else {
+            throw ModelError(
+                code: .untrackedKind,
+                message: "merging needs modification times: register kind '\(ref.kind)' with tracksModificationTimes", ref: ref)
+        }
+        let local = try stampedRecord(ref)
+        let merged = (local ?? StampedRecord(values: [:], stamps: [:])).merged(with: remote, policy: policy)
+        let changes: [String: ValueChange]
+        if local == nil {
+            try insert(merged.values, as: ref)
+            changes = merged.values.mapValues { ValueChange(old: nil, new: $0) }
+        } else {
+            changes = try update(ref, from: merged.values)
+        }
+        // The writes above stamped their keys with this commit's time: the merged stamps replace them.
+        if local == nil || !changes.isEmpty || merged.stamps != local?.stamps {
+            try saveModificationTimes(merged.stamps, of: ref)
+        }
+        return changes
+    }
+}
