@@ -29,7 +29,8 @@ extension ReadTransaction {
 extension WriteTransaction {
     /// Sets the model's property at `keyPath` in its record, through key-value coding (so the
     /// kind's rules, the journal and observers apply; an equal value writes nothing). A nil
-    /// optional removes the key.
+    /// optional removes the key, as ``WriteTransaction/removeValue(forKeyPath:of:)`` does (a nil
+    /// optional is an absent key, so the nil-for-scalar hook is not consulted).
     ///
     /// ```swift
     /// try txn.set(Contact.self, id: "1", \.email, to: "ada@example.com")
@@ -44,6 +45,10 @@ extension WriteTransaction {
         } catch let error as ModelError {
             throw error.nested(under: key).attributed(to: ref)
         }
-        try setValue(encoded.isNull ? nil : encoded, forKeyPath: key, of: ref)
+        if encoded.isNull {
+            try removeValue(forKeyPath: key, of: ref)
+        } else {
+            try setValue(encoded, forKeyPath: key, of: ref)
+        }
     }
 }
