@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import KVStore
+
+/// Per-key modification times of kinds that track them, and last-writer-wins merges.
+@Suite struct ModificationTimeTests {
+    let t: TemporaryStore
+    var store: Store { t.store }
+    let ada = ref("note/ada")
+
+    static func tracked(_ name: String = "note") throws -> Kind {
+        var kind = try Kind(name)
+        kind.tracksModificationTimes = true
+        return kind
+    }
+
+    init() throws {
+        t = try TemporaryStore(kinds: [Self.tracked()])
+    }
+
+    @Test func everyChangeStampsItsTopLevelKeyInTheSameCommit() throws {
+        try store.insert(["title": "a", "body": "b", "meta": ["tag": "x"]], as: ada)
+        let inserted = try store.read { try $0.modificationTimes(of: ada) }
+        #expect(Set(inserted.keys) == ["title", "body", "meta"])
+        #expect(Set(inserted.values.map(\.origin)) == [store.id])
+        let insertTime = try #require(try store.journalEntries().last?.timestamp)
+        #expect(inserted["title"]?.time == insertTime)
+
+        try store.setValue("x2", forKeyPath: "meta.tag", of: ada)
+        try store.removeValue(forKey: "body", of: ada)
+        let entries = try store.journalEntries()
+        let stamps = try store.read { try $0.modificationTimes(of: ada) }
+        #expect(stamps["meta"]?.time == entries[1].timestamp)
+        #expect(stamps["body"]?.time == entries[2].timestamp)   // a tombstone: the key is gone
+        #expect(stamps["title"]?.time == insertTime)
+        #expect(try store.stampedRecord(ada)?.values["body"] == nil)
+    }
+
+    @Test func deletingTheRecordDropsItsTimes() throws {
+        try store.insert(["title": "a"], as: ada)
+        try store.delete(ada)
+        #expect(try store.read { try $0.modificationTimes(of: ada) }.isEmpty)
+    }
+
+    @Test func kindsThatDoNotTrackHaveNoTimes() throws {
+        try store.insert(["title": "a"], as: ref("plain/1"))
+        try store.setValue("b", forKey: "title", of: ref("plain/1"))
+        #expect(try store.read { try $0.modificationTimes(of: ref("plain/1")) }.isEmpty)
+        let error = try #require(throws: ModelError.self) {
+            try store.merge(ref("plain/1"), from: StampedRecord(values: ["title": "c"], time: Date(), origin: UUID()))
+        }
+        #expect(error.code == .untrackedKind)
+        #expect(try store.record(ref("plain/1")) == ["title": "b"])
+    }
+
+    @Test func timesAreDurable() throws {
+        try store.insert(["title": "a"], as: ada)
+        let stamps = try store.read { try $0.modificationTimes(of: ada) }
+        var options = Store.Options()
+        options.kinds = [try Self.tracked()]
+        let again = try Store(path: t.path, options: options)
+        #expect(try again.read { try $0.modificationTimes(of: ada) } == stamps)
+    }
+
+    @Test func aReplicatedChangeKeepsTheSourcesTimeAndOrigin() throws {
+        let source = try TemporaryStore(kinds: [Self.tracked()])
+        try source.store.insert(["title": "a"], as: ada)
+        try source.store.setValue("b", forKey: "title", of: ada)
+        var bytes: [UInt8] = []
+        _ = try source.store.exportJournal(since: 1) { bytes += $0 }
+        let replica = try TemporaryStore(kinds: [Self.tracked()])
+        try replica.store.applyJournal(JournalStreamReader(bytes: bytes))
+        let sent = try source.store.read { try $0.modificationTimes(of: ada) }
+        #expect(try replica.store.read { try $0.modificationTimes(of: ada) } == sent)
+        #expect(sent["title"]?.origin == source.store.id)
+    }
+
+    // MARK: Merge
+
+    @Test func theNewerValueWinsPerKeyAndTheRemotesStampsAreKept() throws {
+        let local = Date(timeIntervalSince1970: 1_000)
+        try store.insert(["title": "old", "body": "mine"], as: ada)
+        let me = store.id, them = UUID()
+        try store.write { txn in
+            try txn.saveModificationTimes(["title": KeyStamp(time: local, origin: me), "body": KeyStamp(time: local + 10, origin: me)], of: ada)
+        }
+        let remote = StampedRecord(
+            values: ["title": "new", "body": "theirs", "extra": 1],
+            stamps: ["title": KeyStamp(time: local + 5, origin: them), "body": KeyStamp(time: local + 5, origin: them),
+                     "extra": KeyStamp(time: local + 5, origin: them)])
+        let changes = try store.merge(ada, from: remote)
+        #expect(changes == ["title": ValueChange(old: "old", new: "new"), "extra": ValueChange(old: nil, new: 1)])
+        let merged = try #require(try store.stampedRecord(ada))
+        #expect(merged.values == ["title": "new", "body": "mine", "extra": 1])
+        #expect(merged.stamps["title"] == KeyStamp(time: local + 5, origin: them))
+        #expect(merged.stamps["body"] == KeyStamp(time: local + 10, origin: me))
+        #expect(try store.merge(ada, from: remote).isEmpty)   // idempotent
+    }
+
+    @Test func aTieIsBrokenByOrigin() throws {
+        let time = Date(timeIntervalSince1970: 2_000)
+        let low = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
+        let high = UUID(uuidString: "ffffffff-0000-0000-0000-000000000000")!
+        let a = StampedRecord(values: ["k": "from low"], time: time, origin: low)
+        let b = StampedRecord(values: ["k": "from high"], time: time, origin: high)
+        #expect(a.merged(with: b).values == ["k": "from high"])
+        #expect(b.merged(with: a).values == ["k": "from high"])
+    }
+
+    @Test func aNewerTombstoneRemovesTheKeyAndAnOlderOneDoesNot() throws {
+        try store.insert(["title": "t", "body": "b"], as: ada)
+        let now = try #require(try store.read { try $0.modificationTimes(of: ada) }["title"]?.time)
+        let remote = StampedRecord(values: [:], stamps: [
+            "title": KeyStamp(time: now + 1, origin: UUID()), "body": KeyStamp(time: now - 1, origin: UUID())])
+        let changes = try store.merge(ada, from: remote)
+        #expect(changes == ["title": ValueChange(old: "t", new: nil)])
+        #expect(try store.record(ada) == ["body": "b"])
+        #expect(try store.read { try $0.modificationTimes(of: ada) }["title"] == remote.stamps["title"])
+    }
+
+    @Test func mergingIntoAMissingRecordInsertsIt() throws {
+        let remote = StampedRecord(values: ["title": "hello"], time: Date(timeIntervalSince1970: 5), origin: UUID(), removed: ["body"])
+        let changes = try store.merge(ada, from: remote)
+        #expect(changes == ["title": ValueChange(old: nil, new: "hello")])
+        #expect(try store.stampedRecord(ada) == remote)
+    }
+
+    @Test func mergeIsOneCommitJournaledAndObservedLikeLocalChanges() throws {
+        try store.insert(["title": "a", "body": "b"], as: ada)
+        let before = try store.journalEntries().count
+        let remote = StampedRecord(values: ["title": "x", "body": "y"], time: Date().addingTimeInterval(60), origin: UUID())
+        try store.merge(ada, from: remote)
+        let entries = try store.journalEntries().dropFirst(before)
+        #expect(entries.map(\.keyPath) == ["body", "title"])
+        #expect(Set(entries.map(\.commitID)).count == 1)
+    }
+}
