@@ -12,41 +12,38 @@ struct KeyedValueDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         dictionary[key.stringValue]?.isNull ?? true
     }
 
-    private func value<T>(_ key: Key, as type: T.Type) throws -> (Value, [any CodingKey]) {
+    private func value<T>(_ key: Key, as type: T.Type) throws -> Value {
         guard let value = dictionary[key.stringValue] else {
             throw ValueUnboxing.mismatch(type, nil, codingPath + [key])
         }
-        return (value, codingPath + [key])
+        return value
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try ValueUnboxing.bool(value(key, as: type)) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try ValueUnboxing.string(value(key, as: type)) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try ValueUnboxing.double(value(key, as: type)) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try ValueUnboxing.float(value(key, as: type)) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try ValueUnboxing.integer(value(key, as: type)) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try ValueUnboxing.integer(value(key, as: type)) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try ValueUnboxing.integer(value(key, as: type)) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try ValueUnboxing.integer(value(key, as: type)) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try ValueUnboxing.integer(value(key, as: type)) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try ValueUnboxing.integer(value(key, as: type)) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try ValueUnboxing.integer(value(key, as: type)) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try ValueUnboxing.integer(value(key, as: type)) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try ValueUnboxing.integer(value(key, as: type)) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try ValueUnboxing.integer(value(key, as: type)) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try ValueUnboxing.bool(value(key, as: type), codingPath + [key]) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try ValueUnboxing.string(value(key, as: type), codingPath + [key]) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try ValueUnboxing.double(value(key, as: type), codingPath + [key]) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try ValueUnboxing.float(value(key, as: type), codingPath + [key]) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try ValueUnboxing.integer(value(key, as: type), codingPath + [key]) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try ValueUnboxing.integer(value(key, as: type), codingPath + [key]) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try ValueUnboxing.integer(value(key, as: type), codingPath + [key]) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try ValueUnboxing.integer(value(key, as: type), codingPath + [key]) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try ValueUnboxing.integer(value(key, as: type), codingPath + [key]) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try ValueUnboxing.integer(value(key, as: type), codingPath + [key]) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try ValueUnboxing.integer(value(key, as: type), codingPath + [key]) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try ValueUnboxing.integer(value(key, as: type), codingPath + [key]) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try ValueUnboxing.integer(value(key, as: type), codingPath + [key]) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try ValueUnboxing.integer(value(key, as: type), codingPath + [key]) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let (value, path) = try value(key, as: type)
-        return try ValueUnboxing.unbox(value, as: type, path: path)
+        try ValueUnboxing.unbox(value(key, as: type), as: type, path: codingPath + [key])
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        let (value, path) = try value(key, as: [String: Value].self)
-        return try ValueDecoding(value: value, codingPath: path).container(keyedBy: type)
+        try ValueDecoding(value: value(key, as: [String: Value].self), codingPath: codingPath + [key]).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        let (value, path) = try value(key, as: [Value].self)
-        return try ValueDecoding(value: value, codingPath: path).unkeyedContainer()
+        try ValueDecoding(value: value(key, as: [Value].self), codingPath: codingPath + [key]).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
@@ -71,13 +68,15 @@ struct UnkeyedValueDecoding: UnkeyedDecodingContainer {
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
-    /// The next element and its path, moving past it.
-    private mutating func next<T>(as type: T.Type) throws -> (Value, [any CodingKey]) {
-        let path = codingPath + [IndexKey(currentIndex)]
-        guard !isAtEnd else { throw ValueUnboxing.mismatch(type, nil, path) }
+    /// The next element, moving past it.
+    private mutating func next<T>(as type: T.Type) throws -> Value {
+        guard !isAtEnd else { throw ValueUnboxing.mismatch(type, nil, codingPath + [IndexKey(currentIndex)]) }
         defer { currentIndex += 1 }
-        return (elements[currentIndex], path)
+        return elements[currentIndex]
     }
+
+    /// The path of the element ``next(as:)`` returned last.
+    private var path: [any CodingKey] { codingPath + [IndexKey(currentIndex - 1)] }
 
     mutating func decodeNil() throws -> Bool {
         guard !isAtEnd, elements[currentIndex].isNull else { return false }
@@ -85,38 +84,38 @@ struct UnkeyedValueDecoding: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try ValueUnboxing.bool(next(as: type)) }
-    mutating func decode(_ type: String.Type) throws -> String { try ValueUnboxing.string(next(as: type)) }
-    mutating func decode(_ type: Double.Type) throws -> Double { try ValueUnboxing.double(next(as: type)) }
-    mutating func decode(_ type: Float.Type) throws -> Float { try ValueUnboxing.float(next(as: type)) }
-    mutating func decode(_ type: Int.Type) throws -> Int { try ValueUnboxing.integer(next(as: type)) }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try ValueUnboxing.integer(next(as: type)) }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try ValueUnboxing.integer(next(as: type)) }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try ValueUnboxing.integer(next(as: type)) }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try ValueUnboxing.integer(next(as: type)) }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try ValueUnboxing.integer(next(as: type)) }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try ValueUnboxing.integer(next(as: type)) }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try ValueUnboxing.integer(next(as: type)) }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try ValueUnboxing.integer(next(as: type)) }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try ValueUnboxing.integer(next(as: type)) }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try ValueUnboxing.bool(next(as: type), path) }
+    mutating func decode(_ type: String.Type) throws -> String { try ValueUnboxing.string(next(as: type), path) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try ValueUnboxing.double(next(as: type), path) }
+    mutating func decode(_ type: Float.Type) throws -> Float { try ValueUnboxing.float(next(as: type), path) }
+    mutating func decode(_ type: Int.Type) throws -> Int { try ValueUnboxing.integer(next(as: type), path) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try ValueUnboxing.integer(next(as: type), path) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try ValueUnboxing.integer(next(as: type), path) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try ValueUnboxing.integer(next(as: type), path) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try ValueUnboxing.integer(next(as: type), path) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try ValueUnboxing.integer(next(as: type), path) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try ValueUnboxing.integer(next(as: type), path) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try ValueUnboxing.integer(next(as: type), path) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try ValueUnboxing.integer(next(as: type), path) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try ValueUnboxing.integer(next(as: type), path) }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let (value, path) = try next(as: type)
+        let value = try next(as: type)
         return try ValueUnboxing.unbox(value, as: type, path: path)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        let (value, path) = try next(as: [String: Value].self)
+        let value = try next(as: [String: Value].self)
         return try ValueDecoding(value: value, codingPath: path).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let (value, path) = try next(as: [Value].self)
+        let value = try next(as: [Value].self)
         return try ValueDecoding(value: value, codingPath: path).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let (value, path) = try next(as: Value.self)
+        let value = try next(as: Value.self)
         return ValueDecoding(value: value, codingPath: path)
     }
 }

@@ -44,27 +44,30 @@ enum ValueUnboxing {
 
     /// The store's own types, read directly; nil for any other type.
     private static func special<T>(_ value: Value, as type: T.Type, path: [any CodingKey]) throws -> T? {
-        switch type {
-        case is Date.Type:
+        // Metatype comparisons: much cheaper than casts that fail for every other type.
+        if type == Date.self {
             guard case .date(let date) = value else { throw mismatch(type, value, path) }
-            return date as? T
-        case is Data.Type:
+            return (date as! T)
+        }
+        if type == Data.self {
             guard case .bytes(let data) = value else { throw mismatch(type, value, path) }
-            return data as? T
-        case is URL.Type:
+            return (data as! T)
+        }
+        if type == URL.self {
             guard case .string(let text) = value else { throw mismatch(type, value, path) }
             guard let url = URL(string: text) else { throw invalid("\"\(text)\" is not a URL", path) }
-            return url as? T
-        case is UUID.Type:
+            return (url as! T)
+        }
+        if type == UUID.self {
             guard case .string(let text) = value else { throw mismatch(type, value, path) }
             guard let uuid = UUID(uuidString: text) else { throw invalid("\"\(text)\" is not a UUID", path) }
-            return uuid as? T
-        case is RecordRef.Type:
-            guard case .reference(let ref) = value else { throw mismatch(type, value, path) }
-            return ref as? T
-        default:
-            return nil
+            return (uuid as! T)
         }
+        if type == RecordRef.self {
+            guard case .reference(let ref) = value else { throw mismatch(type, value, path) }
+            return (ref as! T)
+        }
+        return nil
     }
 
     static func mismatch(_ type: Any.Type, _ value: Value?, _ path: [any CodingKey]) -> ModelError {
@@ -75,51 +78,40 @@ enum ValueUnboxing {
         ModelError(code: .invalidValue, message: message, keyPath: CodingPathText.text(path))
     }
 
-    static func bool(_ value: Value, _ path: [any CodingKey]) throws -> Bool {
-        guard case .bool(let bool) = value else { throw mismatch(Bool.self, value, path) }
+    static func bool(_ value: Value, _ path: @autoclosure () -> [any CodingKey]) throws -> Bool {
+        guard case .bool(let bool) = value else { throw mismatch(Bool.self, value, path()) }
         return bool
     }
 
-    static func string(_ value: Value, _ path: [any CodingKey]) throws -> String {
-        guard case .string(let string) = value else { throw mismatch(String.self, value, path) }
+    static func string(_ value: Value, _ path: @autoclosure () -> [any CodingKey]) throws -> String {
+        guard case .string(let string) = value else { throw mismatch(String.self, value, path()) }
         return string
     }
 
-    static func double(_ value: Value, _ path: [any CodingKey]) throws -> Double {
+    static func double(_ value: Value, _ path: @autoclosure () -> [any CodingKey]) throws -> Double {
         switch value {
         case .double(let double): return double
         case .int(let int): return Double(int)
-        default: throw mismatch(Double.self, value, path)
+        default: throw mismatch(Double.self, value, path())
         }
     }
 
-    static func float(_ value: Value, _ path: [any CodingKey]) throws -> Float {
-        let double = try double(value, path)
+    static func float(_ value: Value, _ path: @autoclosure () -> [any CodingKey]) throws -> Float {
+        let double = try double(value, path())
         let float = Float(double)
         if float.isInfinite && double.isFinite {
-            throw ModelError(code: .valueOutOfRange, message: "\(double) does not fit in Float", keyPath: CodingPathText.text(path))
+            throw ModelError(code: .valueOutOfRange, message: "\(double) does not fit in Float", keyPath: CodingPathText.text(path()))
         }
         return float
     }
 
-    static func integer<I: FixedWidthInteger>(_ value: Value, _ path: [any CodingKey]) throws -> I {
-        guard case .int(let int) = value else { throw mismatch(I.self, value, path) }
+    static func integer<I: FixedWidthInteger>(_ value: Value, _ path: @autoclosure () -> [any CodingKey]) throws -> I {
+        guard case .int(let int) = value else { throw mismatch(I.self, value, path()) }
         guard let result = I(exactly: int) else {
-            throw ModelError(code: .valueOutOfRange, message: "\(int) does not fit in \(I.self)", keyPath: CodingPathText.text(path))
+            throw ModelError(code: .valueOutOfRange, message: "\(int) does not fit in \(I.self)", keyPath: CodingPathText.text(path()))
         }
         return result
     }
-}
-
-/// The same readers for a value found together with its path.
-extension ValueUnboxing {
-    typealias Found = (value: Value, path: [any CodingKey])
-
-    static func bool(_ found: Found) throws -> Bool { try bool(found.value, found.path) }
-    static func string(_ found: Found) throws -> String { try string(found.value, found.path) }
-    static func double(_ found: Found) throws -> Double { try double(found.value, found.path) }
-    static func float(_ found: Found) throws -> Float { try float(found.value, found.path) }
-    static func integer<I: FixedWidthInteger>(_ found: Found) throws -> I { try integer(found.value, found.path) }
 }
 
 struct ValueDecoding: Decoder {

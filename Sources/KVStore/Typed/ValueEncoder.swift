@@ -70,25 +70,23 @@ final class EncodingNode {
     }
 
     /// The slot for `value`: the store's own types directly, anything else through its `encode(to:)`.
-    static func box<T: Encodable>(_ value: T, path: [any CodingKey]) throws -> Slot {
-        switch value {
-        case let date as Date: return .value(.date(date))
-        case let data as Data: return .value(.bytes(data))
-        case let url as URL: return .value(.string(url.absoluteString))
-        case let uuid as UUID: return .value(.string(uuid.uuidString.lowercased()))
-        case let ref as RecordRef: return .value(.reference(ref))
-        default:
-            let node = EncodingNode()
-            try value.encode(to: ValueEncoding(node: node, codingPath: path))
-            return node.shape == .single ? .value(node.single) : .node(node)
-        }
+    static func box<T: Encodable>(_ value: T, path: @autoclosure () -> [any CodingKey]) throws -> Slot {
+        // Metatype comparisons: much cheaper than dynamic casts that fail for every other type.
+        if T.self == Date.self { return .value(.date(value as! Date)) }
+        if T.self == Data.self { return .value(.bytes(value as! Data)) }
+        if T.self == URL.self { return .value(.string((value as! URL).absoluteString)) }
+        if T.self == UUID.self { return .value(.string((value as! UUID).uuidString.lowercased())) }
+        if T.self == RecordRef.self { return .value(.reference(value as! RecordRef)) }
+        let node = EncodingNode()
+        try value.encode(to: ValueEncoding(node: node, codingPath: path()))
+        return node.shape == .single ? .value(node.single) : .node(node)
     }
 
-    static func int<I: FixedWidthInteger>(_ value: I, path: [any CodingKey]) throws -> Value {
+    static func int<I: FixedWidthInteger>(_ value: I, path: @autoclosure () -> [any CodingKey]) throws -> Value {
         guard let int = Int64(exactly: value) else {
             throw ModelError(
                 code: .valueOutOfRange, message: "\(value) does not fit in a stored int (Int64)",
-                keyPath: CodingPathText.text(path))
+                keyPath: CodingPathText.text(path()))
         }
         return .int(int)
     }
