@@ -2,7 +2,8 @@ extension WriteTransaction {
     /// Merges another store's version of a record into this one, key by key: per key the later
     /// stamp wins (``StampedRecord/merged(with:policy:)``), and the record takes the winning
     /// values (a winning tombstone removes the key) and stamps — the remote's stamps, not now.
-    /// A missing record is inserted. Merging is idempotent, commutative and associative: merging
+    /// A missing record is inserted; a `null` in the remote values means the key is absent (with
+    /// a stamp: a tombstone). Merging is idempotent, commutative and associative: merging
     /// the same version again changes nothing; stores that merge each other's versions in any
     /// order end up with equal records and stamps.
     ///
@@ -22,6 +23,8 @@ extension WriteTransaction {
                 code: .untrackedKind,
                 message: "merging needs modification times: register kind '\(ref.kind)' with tracksModificationTimes", ref: ref)
         }
+        var remote = remote
+        if remote.values.values.contains(where: \.isNull) { remote.values = remote.values.filter { !$0.value.isNull } }
         let local = try stampedRecord(ref)
         let merged = (local ?? StampedRecord(values: [:], stamps: [:])).merged(with: remote, policy: policy)
         let changes: [String: ValueChange]

@@ -134,4 +134,23 @@ import Testing
         #expect(entries.map(\.keyPath) == ["body", "title"])
         #expect(Set(entries.map(\.commitID)).count == 1)
     }
+
+    @Test func aNullInTheRemoteValuesIsATombstone() throws {
+        try store.insert(["title": "t"], as: ada)
+        let remote = StampedRecord(values: ["title": .null], time: Date().addingTimeInterval(60), origin: UUID())
+        #expect(try store.merge(ada, from: remote) == ["title": ValueChange(old: "t", new: nil)])
+        #expect(try store.stampedRecord(ada) == StampedRecord(values: [:], stamps: remote.stamps))
+    }
+
+    @Test func corruptTimesAreAClearError() throws {
+        try store.insert(["title": "t"], as: ada)
+        try store.write { txn in
+            try txn.transaction.put(StoreLayout.MetaKey.stamps(ada), [0xFF, 0x01], in: txn.databases.meta)
+        }
+        let error = try #require(throws: StoreError.self) { try store.stampedRecord(ada) }
+        #expect(error.code == .corrupt)
+        #expect(error.message == "the modification times of note/ada are corrupt")
+        #expect(throws: StoreError.self) { try store.setValue("u", forKey: "title", of: ada) }
+        #expect(try store.record(ada) == ["title": "t"])
+    }
 }

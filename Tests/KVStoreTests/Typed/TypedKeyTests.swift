@@ -35,7 +35,7 @@ import Testing
     @Test func anUnboundKeyPathIsAnError() throws {
         let error = try #require(throws: ModelError.self) { try store.value(of: Contact.self, id: "1", \.id) }
         #expect(error.code == .unknownKeyPath)
-        #expect(error.message.contains("Contact.recordKeys"))
+        #expect(error.description == "Contact binds no record key to \\Contact.id; add it to Contact.recordKeys")
         #expect(throws: ModelError.self) { try store.set(Contact.self, id: "1", \.id, to: "2") }
         #expect(throws: ModelError.self) { try store.observe(Contact.self, id: "1", \.id) { _ in } }
     }
