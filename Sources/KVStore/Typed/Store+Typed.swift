@@ -1,6 +1,6 @@
 /// One-call forms of the typed API: each runs in its own transaction (a write in its own commit).
 extension Store {
-    /// See ``WriteTransaction/insert(_:)-(M)``.
+    /// See ``WriteTransaction/insert(_:)``.
     public func insert<M: StoredModel>(_ model: M) throws {
         try write { try $0.insert(model) }
     }
@@ -37,19 +37,19 @@ extension Store {
         try write { try $0.set(type, id: id, keyPath, to: value) }
     }
 
-    /// See ``WriteTransaction/update(_:from:keys:)-([String:Value])``: one commit.
+    /// See ``WriteTransaction/update(_:from:keys:)``: one commit.
     @discardableResult
     public func update(_ ref: RecordRef, from values: [String: Value], keys: Set<String>? = nil) throws -> [String: ValueChange] {
         try write { try $0.update(ref, from: values, keys: keys) }
     }
 
-    /// See ``WriteTransaction/update(_:from:keys:)-(_,Record,_)``: one commit.
+    /// See ``WriteTransaction/update(_:from:keys:)``: one commit.
     @discardableResult
     public func update(_ ref: RecordRef, from record: Record, keys: Set<String>? = nil) throws -> [String: ValueChange] {
         try write { try $0.update(ref, from: record, keys: keys) }
     }
 
-    /// See ``WriteTransaction/update(_:from:keys:)-(_,M,_)``: one commit.
+    /// See ``WriteTransaction/update(_:from:keys:)``: one commit.
     @discardableResult
     public func update<M: StoredModel>(_ ref: RecordRef, from model: M, keys: Set<String>? = nil) throws -> [String: ValueChange] {
         try write { try $0.update(ref, from: model, keys: keys) }
