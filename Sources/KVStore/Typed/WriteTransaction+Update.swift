@@ -13,6 +13,10 @@ extension WriteTransaction {
     /// Keys of `values` not in `keys` are ignored. Each change goes through ``setValue(_:forKey:of:)``
     /// (or ``removeValue(forKey:of:)``), so the kind's rules and hooks apply and each changed key is
     /// one journal entry of this transaction's commit; the change reports the value stored.
+    /// Keys no key path can name, keys a closed kind does not declare (and has no hook for) and
+    /// values of another type than declared are refused before anything is written; a failure
+    /// found later (a validator, a hook) leaves the transaction for its caller to abandon, as
+    /// ``Store/update(_:from:keys:)`` does.
     ///
     /// ```swift
     /// try store.write { txn in
@@ -24,12 +28,16 @@ extension WriteTransaction {
     ///   or what the kind's rules throw.
     public func update(_ ref: RecordRef, from values: [String: Value], keys: Set<String>? = nil) throws -> [String: ValueChange] {
         let current = try existingRecord(ref)
-        var changes: [String: ValueChange] = [:]
+        var writes: [(key: String, old: Value?, wanted: Value?)] = []
         for key in (keys ?? Set(current.keys).union(values.keys)).sorted() {
             try Self.checkKey(key)
             let old = current[key]
             let wanted = values[key].flatMap { $0.isNull ? nil : $0 }
-            if old == wanted { continue }
+            if old != wanted { writes.append((key, old, wanted)) }
+        }
+        try checkWritable(writes.map { ($0.key, $0.wanted) }, of: ref)
+        var changes: [String: ValueChange] = [:]
+        for (key, old, wanted) in writes {
             if let wanted {
                 try setValue(wanted, forKey: key, of: ref)
             } else {
@@ -39,6 +47,22 @@ extension WriteTransaction {
             if new != old { changes[key] = ValueChange(old: old, new: new) }
         }
         return changes
+    }
+
+    /// Refuses, before anything is written, what the kind's rules are sure to refuse: a key a
+    /// closed kind does not declare (unless its undefined-key hook takes a set), a value of another
+    /// type than the key's declared one (unless validation, which may convert it, runs on set).
+    private func checkWritable(_ writes: [(key: String, value: Value?)], of ref: RecordRef) throws {
+        guard let kind = store.kind(named: ref.kind) else { return }
+        for (key, value) in writes {
+            if kind.isClosed, !kind.declares(key) {
+                if value == nil || kind.setValueForUndefinedKey == nil {
+                    throw KeyValueCodingError.undefinedKey(key, kind: kind.name, ref: ref, writing: true)
+                }
+            } else if !store.options.validatesOnSet {
+                _ = try checkDeclaredType(value, forKey: key, kind: kind, ref: ref)
+            }
+        }
     }
 
     /// ``update(_:from:keys:)`` from another record's values.

@@ -87,4 +87,33 @@ import Testing
         let changes = try store.update(ada, from: ["age": 37], keys: ["age"])
         #expect(changes == ["age": ValueChange(old: 36, new: 37.0)])
     }
+
+    @Test func anUnknownKeyOfAClosedKindChangesNothingEvenInsideATransaction() throws {
+        store.register(try Kind("contact", keys: ["id": .string, "name": .string, "age": .int, "city": .string]))
+        let before = try store.journalEntries().count
+        try store.write { (txn: WriteTransaction) throws in
+            // "age" sorts before "nickname": it must not be written before the error is found.
+            let error = try #require(throws: KeyValueCodingError.self) {
+                try txn.update(ada, from: ["age": 40, "nickname": "A"], keys: ["age", "nickname"])
+            }
+            #expect(error.code == .undefinedKey)
+            #expect(try txn.record(ada)?["age"] == 36)
+        }
+        #expect(try store.journalEntries().count == before)
+    }
+
+    @Test func aKeyThatNoKeyPathCanNameChangesNothingEvenInsideATransaction() throws {
+        try store.write { (txn: WriteTransaction) throws in
+            #expect(performing: { try txn.update(ada, from: ["age": 40, "c.d": 1]) }, throws: code(.invalidKeyPath))
+            #expect(try txn.record(ada)?["age"] == 36)
+        }
+    }
+
+    @Test func aDeclaredTypeMismatchChangesNothingEvenInsideATransaction() throws {
+        store.register(try Kind("contact", keys: ["id": .string, "name": .string, "age": .int, "city": .string]))
+        try store.write { (txn: WriteTransaction) throws in
+            #expect(performing: { try txn.update(ada, from: ["age": 40, "name": 1], keys: ["age", "name"]) }, throws: code(.typeMismatch))
+            #expect(try txn.record(ada)?["age"] == 36)
+        }
+    }
 }
