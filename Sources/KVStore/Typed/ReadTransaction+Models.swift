@@ -29,11 +29,36 @@ extension ReadTransaction {
         return models
     }
 
-    static func model<M: Decodable>(_ type: M.Type, from values: [String: Value], ref: RecordRef) throws -> M {
+    /// The model of the record `ref` holding `values`. A record without an `id` key (one written by
+    /// key-value coding rather than by the encoder) takes its id from `ref`; one whose `id` key
+    /// names another record is an error, since saving that model would write the other record.
+    static func model<M: StoredModel>(_ type: M.Type, from values: [String: Value], ref: RecordRef) throws -> M {
         do {
-            return try ValueDecoder().decode(type, from: values)
+            let model: M
+            do {
+                model = try ValueDecoder().decode(type, from: values)
+            } catch {
+                guard values[idKey] == nil, (error as? ModelError)?.isMissing(idKey) == true,
+                      let id = M.ID(ref.id) as? any Encodable else { throw error }
+                var values = values
+                values[idKey] = try ValueEncoder().encode(id)
+                model = try ValueDecoder().decode(type, from: values)
+            }
+            guard String(describing: model.id) == ref.id else {
+                throw ModelError(
+                    code: .invalidValue, message: "holds the id \(model.id), but the record's id is \(ref.id)", keyPath: idKey)
+            }
+            return model
         } catch {
             throw ModelError.attributing(error, to: ref)
         }
     }
+
+    /// The key of a model's `id` as the synthesized coding keys name it.
+    private static var idKey: String { "id" }
+}
+
+extension ModelError {
+    /// Whether this is the error of a missing top-level `key`.
+    func isMissing(_ key: String) -> Bool { code == .missingKey && keyPath == key }
 }

@@ -105,4 +105,20 @@ import Testing
         try store.insert(Contact(id: "2", name: "Byron"))
         #expect(try store.fetch(Contact.self, id: "2")?.name == "Byron")
     }
+
+    @Test func aRecordWithoutAnIDKeyTakesItsIDFromItsRef() throws {
+        // Written by key-value coding, not by the encoder: no "id" key.
+        try store.insert(["name": "Ada"], as: ref("contact/7"))
+        #expect(try store.fetch(Contact.self, id: "7") == Contact(id: "7", name: "Ada"))
+        try store.insert(["amount": 5, "status": "paid", "lines": [], "customer": ["name": "Ada", "address": ["city": "London"]]],
+                         as: ref("invoice/3"))
+        #expect(try store.fetchAll(Invoice.self).map(\.id) == [3])
+    }
+
+    @Test func aRecordWhoseIDKeyNamesAnotherRecordIsAnError() throws {
+        try store.insert(["id": "8", "name": "Eve"], as: ref("contact/7"))
+        let error = try #require(throws: ModelError.self) { try store.fetch(Contact.self, id: "7") }
+        #expect(error.code == .invalidValue)
+        #expect(error.description == "contact/7 id: holds the id 8, but the record's id is 7")
+    }
 }
