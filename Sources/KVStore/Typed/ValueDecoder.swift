@@ -5,7 +5,8 @@ import Foundation
 /// Reading is strict about types, so a record that drifted from the model is reported rather than
 /// guessed at: integer properties read ints only (and check the range: `300` for a `UInt8` is a
 /// ``ModelError/Code/valueOutOfRange`` error); `Double` and `Float` read doubles and ints; `Date`
-/// reads dates, `Data` bytes, `URL` and `UUID` strings, ``RecordRef`` references. An optional
+/// reads dates, `Data` bytes, `URL` and `UUID` strings, `Decimal` its text (or an int or double),
+/// ``RecordRef`` references. An optional
 /// reads nil for a missing key **and for an explicit `null`** (records hold no `null` at their
 /// top level, but nested dictionaries and arrays may); a non-optional property whose key is
 /// missing is a ``ModelError/Code/missingKey`` error. Keys the model does not know are ignored.
@@ -67,8 +68,27 @@ enum ValueUnboxing {
             guard case .reference(let ref) = value else { throw mismatch(type, value, path) }
             return (ref as! T)
         }
+        if type == Decimal.self { return (try decimal(value, path) as! T) }
         return nil
     }
+
+    /// A `Decimal` from its decimal text, or from a number that key-value coding stored.
+    private static func decimal(_ value: Value, _ path: [any CodingKey]) throws -> Decimal {
+        switch value {
+        case .int(let int): return Decimal(int)
+        case .double(let double) where double.isFinite: return Decimal(double)
+        case .string("NaN"): return Decimal.nan
+        case .string(let text):
+            guard text.wholeMatch(of: decimalText) != nil, let decimal = Decimal(string: text) else {
+                throw invalid("\"\(text)\" is not a decimal number", path)
+            }
+            return decimal
+        default: throw mismatch(Decimal.self, value, path)
+        }
+    }
+
+    /// What `Decimal.description` writes; `Decimal(string:)` alone also accepts trailing garbage.
+    nonisolated(unsafe) private static let decimalText = #/[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?/#
 
     static func mismatch(_ type: Any.Type, _ value: Value?, _ path: [any CodingKey]) -> ModelError {
         ValueMismatch.error(expected: ValueMismatch.expectation(type), found: value, path: path)

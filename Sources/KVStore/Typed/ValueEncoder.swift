@@ -5,9 +5,11 @@ import Foundation
 /// Mapping: `String`, `Bool` → string, bool; every integer type → int (a `UInt64` or `UInt` past
 /// `Int64.max` is a ``ModelError/Code/valueOutOfRange`` error); `Double`, `Float` → double;
 /// `Date` → date; `Data` → bytes; `URL` → its absolute string; `UUID` → its lowercase string;
+/// `Decimal` → its exact decimal text (`"12.345"`; a double would round it);
 /// ``RecordRef`` → reference; structs and classes → dictionaries; arrays and sets → arrays; enums
 /// with raw values → their raw value. An optional that is nil leaves its key out (the synthesized
-/// `Codable` code uses `encodeIfPresent`); inside an array it is `null`.
+/// `Codable` code uses `encodeIfPresent`); inside an array it is `null`. As with `JSONEncoder`, a
+/// nested optional's inner nil (`Int??.some(nil)`) is stored as nil and reads back as the outer nil.
 ///
 /// ```swift
 /// struct Address: Codable { var city: String; var zip: String? }
@@ -76,6 +78,7 @@ final class EncodingNode {
         if T.self == Data.self { return .value(.bytes(value as! Data)) }
         if T.self == URL.self { return .value(.string((value as! URL).absoluteString)) }
         if T.self == UUID.self { return .value(.string((value as! UUID).uuidString.lowercased())) }
+        if T.self == Decimal.self { return .value(.string((value as! Decimal).description)) }
         if T.self == RecordRef.self { return .value(.reference(value as! RecordRef)) }
         let node = EncodingNode()
         try value.encode(to: ValueEncoding(node: node, codingPath: path()))

@@ -19,6 +19,7 @@ enum ValueMismatch {
         case is Double.Type, is Float.Type: "a number"
         case is Date.Type: "a date"
         case is Data.Type: "bytes"
+        case is Decimal.Type: "a decimal number"
         case is RecordRef.Type: "a reference"
         case is any FixedWidthInteger.Type: "an integer"
         default: "a value of type \(type)"

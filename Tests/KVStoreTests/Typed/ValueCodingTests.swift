@@ -155,6 +155,24 @@ import Testing
     }
 }
 
+extension ValueCodingTests {
+    struct Price: Codable, Equatable { var amount: Decimal }
+
+    @Test func decimalsAreStoredAsTheirExactDecimalText() throws {
+        let price = Price(amount: try #require(Decimal(string: "12.345")))
+        #expect(try encoder.encode(price) == ["amount": "12.345"])
+        #expect(try decoder.decode(Price.self, from: ["amount": "12.345"]) == price)
+        #expect(try decoder.decode(Price.self, from: ["amount": "-0.000001"]).amount == Decimal(string: "-0.000001"))
+        // Written by key-value coding as a number.
+        #expect(try decoder.decode(Price.self, from: ["amount": 12]) == Price(amount: 12))
+        #expect(try decoder.decode(Price.self, from: ["amount": 0.5]) == Price(amount: Decimal(string: "0.5")!))
+        let error = try #require(throws: ModelError.self) { try decoder.decode(Price.self, from: ["amount": "12abc"]) }
+        #expect(error.description == "amount: \"12abc\" is not a decimal number")
+        let mismatch = try #require(throws: ModelError.self) { try decoder.decode(Price.self, from: ["amount": true]) }
+        #expect(mismatch.description == "amount: expected a decimal number, found bool true")
+    }
+}
+
 /// A coding key from any string.
 struct AnyKey: CodingKey {
     var stringValue: String
