@@ -35,7 +35,7 @@ enum ValueMismatch {
         case .double(let d): "double \(d)"
         case .string(let s): s.count <= 40 ? "string \"\(s)\"" : "a string of \(s.count) characters"
         case .bytes(let d): "\(d.count) bytes"
-        case .date(let d): "date \(d.ISO8601Format())"
+        case .date(let d): "date \(TypedJSONDate.text(of: d))"
         case .array(let a): "an array of \(a.count) elements"
         case .dictionary: "a dictionary"
         case .reference(let r): "reference \(r)"

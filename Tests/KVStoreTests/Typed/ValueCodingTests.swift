@@ -138,6 +138,15 @@ import Testing
         #expect(url.code == .invalidValue)
     }
 
+    @Test func aDateThatIsNotFiniteIsDescribedNotATrap() throws {
+        let nan = try #require(throws: ModelError.self) { try decoder.decode(String.self, from: .date(Date(timeIntervalSinceReferenceDate: .nan))) }
+        #expect(nan.description == "expected a string, found date NaN")
+        let far = try #require(throws: ModelError.self) { try decoder.decode(String.self, from: .date(Date(timeIntervalSinceReferenceDate: 1e300))) }
+        #expect(far.description == "expected a string, found date 1e+300")
+        #expect(KeyStamp(time: Date(timeIntervalSinceReferenceDate: -.infinity), origin: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)
+            .description == "-Infinity 00000000-0000-0000-0000-000000000001")
+    }
+
     @Test func anUnknownRawValueIsAnInvalidValueAtItsPath() throws {
         let error = try #require(throws: ModelError.self) {
             try decoder.decode(Invoice.self, from: ["id": 1, "amount": 1, "status": "lost", "lines": [],
