@@ -16,12 +16,16 @@ extension WriteTransaction {
     /// ```
     /// - Returns: the change of each key whose value this merge changed.
     /// - Throws: ``ModelError/Code/untrackedKind`` unless the kind is registered with
-    ///   ``Kind/tracksModificationTimes``.
+    ///   ``Kind/tracksModificationTimes``; ``ModelError/Code/invalidValue`` for a remote stamp whose
+    ///   time is not finite (it would win over every other change, forever).
     public func merge(_ ref: RecordRef, from remote: StampedRecord, policy: MergePolicy = .lastWriterWins) throws -> [String: ValueChange] {
         guard store.kind(named: ref.kind)?.tracksModificationTimes == true else {
             throw ModelError(
                 code: .untrackedKind,
                 message: "merging needs modification times: register kind '\(ref.kind)' with tracksModificationTimes", ref: ref)
+        }
+        if let key = remote.stamps.keys.sorted().first(where: { !remote.stamps[$0]!.time.timeIntervalSinceReferenceDate.isFinite }) {
+            throw ModelError(code: .invalidValue, message: "the remote modification time is not a finite date", keyPath: key, ref: ref)
         }
         var remote = remote
         if remote.values.values.contains(where: \.isNull) { remote.values = remote.values.filter { !$0.value.isNull } }

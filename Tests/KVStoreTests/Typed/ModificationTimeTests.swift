@@ -153,4 +153,30 @@ import Testing
         #expect(throws: StoreError.self) { try store.setValue("u", forKey: "title", of: ada) }
         #expect(try store.record(ada) == ["title": "t"])
     }
+
+    @Test func theMergeOrderIsTotalEvenForTimesThatAreNotNumbers() {
+        let origin = UUID()
+        let nan = StampedRecord(values: ["k": "nan"], time: Date(timeIntervalSinceReferenceDate: .nan), origin: origin)
+        let five = StampedRecord(values: ["k": "five"], time: Date(timeIntervalSinceReferenceDate: 5), origin: origin)
+        let otherNaN = StampedRecord(values: ["k": "other"], time: Date(timeIntervalSinceReferenceDate: .nan), origin: origin)
+        // Compared outside #expect: Foundation traps describing a NaN date, should the check fail.
+        let idempotent = nan.merged(with: nan) == nan
+        let commutative = nan.merged(with: five) == five.merged(with: nan)
+        let commutativeBetweenNaNs = nan.merged(with: otherNaN) == otherNaN.merged(with: nan)
+        #expect(idempotent)
+        #expect(commutative)
+        #expect(commutativeBetweenNaNs)
+    }
+
+    @Test func aRemoteTimeThatIsNotFiniteIsRefusedAndChangesNothing() throws {
+        try store.insert(["title": "t"], as: ada)
+        let stamps = try store.read { try $0.modificationTimes(of: ada) }
+        for time in [Double.nan, .infinity] {
+            let remote = StampedRecord(values: ["title": "x"], time: Date(timeIntervalSinceReferenceDate: time), origin: UUID())
+            let error = try #require(throws: ModelError.self) { try store.merge(ada, from: remote) }
+            #expect(error.description == "note/ada title: the remote modification time is not a finite date")
+            #expect(error.code == .invalidValue)
+            #expect(try store.stampedRecord(ada) == StampedRecord(values: ["title": "t"], stamps: stamps))
+        }
+    }
 }
