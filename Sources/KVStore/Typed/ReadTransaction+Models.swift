@@ -38,24 +38,21 @@ extension ReadTransaction {
             do {
                 model = try ValueDecoder().decode(type, from: values)
             } catch {
-                guard values[idKey] == nil, (error as? ModelError)?.isMissing(idKey) == true,
+                guard values[M.idKey] == nil, (error as? ModelError)?.isMissing(M.idKey) == true,
                       let id = M.ID(ref.id) as? any Encodable else { throw error }
                 var values = values
-                values[idKey] = try ValueEncoder().encode(id)
+                values[M.idKey] = try ValueEncoder().encode(id)
                 model = try ValueDecoder().decode(type, from: values)
             }
             guard String(describing: model.id) == ref.id else {
                 throw ModelError(
-                    code: .invalidValue, message: "holds the id \(model.id), but the record's id is \(ref.id)", keyPath: idKey)
+                    code: .invalidValue, message: "holds the id \(model.id), but the record's id is \(ref.id)", keyPath: M.idKey)
             }
             return model
         } catch {
             throw ModelError.attributing(error, to: ref)
         }
     }
-
-    /// The key of a model's `id` as the synthesized coding keys name it.
-    private static var idKey: String { "id" }
 }
 
 extension ModelError {

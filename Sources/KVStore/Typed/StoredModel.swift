@@ -49,6 +49,9 @@ extension StoredModel {
         get throws { try Self.ref(id: id) }
     }
 
+    /// The record key of `id`, as the synthesized coding keys name it.
+    static var idKey: String { "id" }
+
     /// The record key bound to `keyPath` in ``recordKeys``.
     /// - Throws: ``ModelError/Code/unknownKeyPath``.
     static func recordKey(for keyPath: PartialKeyPath<Self>) throws(ModelError) -> String {

@@ -71,9 +71,14 @@ extension WriteTransaction {
     }
 
     /// ``update(_:from:keys:)`` from a model's encoding (a nil optional is an absent key).
-    /// - Throws: ``ModelError/Code/wrongKind`` when `ref` is not of `M`'s kind.
+    /// - Throws: ``ModelError/Code/wrongKind`` when `ref` is not of `M`'s kind;
+    ///   ``ModelError/Code/invalidValue`` when the model's id is not `ref`'s and `keys` does not
+    ///   leave the `id` key out (the record would name another one).
     public func update<M: StoredModel>(_ ref: RecordRef, from model: M, keys: Set<String>? = nil) throws -> [String: ValueChange] {
         try M.checkKind(of: ref)
+        if keys?.contains(M.idKey) ?? true, String(describing: model.id) != ref.id {
+            throw ModelError(code: .invalidValue, message: "the model's id \(model.id) is not the record's id \(ref.id)", keyPath: M.idKey, ref: ref)
+        }
         return try update(ref, from: Self.values(of: model, ref: ref), keys: keys)
     }
 }

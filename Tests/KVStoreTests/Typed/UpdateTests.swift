@@ -116,4 +116,12 @@ import Testing
             #expect(try txn.record(ada)?["age"] == 36)
         }
     }
+
+    @Test func aModelWithAnotherIDIsRefusedUnlessItsIDIsLeftOut() throws {
+        let eve = Contact(id: "2", name: "Eve")
+        let error = try #require(throws: ModelError.self) { try store.update(ada, from: eve) }
+        #expect(error.description == "contact/1 id: the model's id 2 is not the record's id 1")
+        #expect(try store.record(ada)?["id"] == "1")
+        #expect(try store.update(ada, from: eve, keys: ["name"]) == ["name": ValueChange(old: "Ada", new: "Eve")])
+    }
 }
