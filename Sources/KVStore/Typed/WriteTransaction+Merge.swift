@@ -8,7 +8,15 @@ extension WriteTransaction {
     /// order end up with equal records and stamps.
     ///
     /// Values are written through ``update(_:from:keys:)``, so the changed keys are journaled and
-    /// observed like local changes, and the kind's rules apply.
+    /// observed like local changes, and the kind's rules apply (stores converge when they apply the
+    /// same rules: a value one store's validator rewrites keeps the remote's stamp there).
+    ///
+    /// The journal carries values, not stamps: a replica that applies this store's journal stamps
+    /// the merged keys with this merge's commit (its time, this store's id), not with the remote's
+    /// stamps, and a merge that only adopts newer stamps for equal values sends it nothing. Such
+    /// a replica may then decide a later conflict on those keys differently from this store:
+    /// exchange ``StampedRecord``s by merging with each peer rather than relaying merged records
+    /// through journal replication.
     ///
     /// ```swift
     /// let remote = try replica.read { try $0.stampedRecord(ada) }!

@@ -179,4 +179,20 @@ import Testing
             #expect(try store.stampedRecord(ada) == StampedRecord(values: ["title": "t"], stamps: stamps))
         }
     }
+
+    /// The documented limit of replication: the journal carries the merged values, not their
+    /// stamps, so a replica stamps them with the merge's commit, made by the source.
+    @Test func aReplicaStampsMergedKeysWithTheMergesCommitNotTheRemotesStamps() throws {
+        try store.insert(["title": "a"], as: ada)
+        let them = UUID(), remoteTime = Date().addingTimeInterval(3600)
+        try store.merge(ada, from: StampedRecord(values: ["title": "b"], time: remoteTime, origin: them))
+        var bytes: [UInt8] = []
+        _ = try store.exportJournal(since: 1) { bytes += $0 }
+        let replica = try TemporaryStore(kinds: [Self.tracked()])
+        try replica.store.applyJournal(JournalStreamReader(bytes: bytes))
+        let merge = try #require(try store.journalEntries().last)
+        #expect(try replica.store.record(ada) == ["title": "b"])
+        #expect(try store.read { try $0.modificationTimes(of: ada) }["title"] == KeyStamp(time: remoteTime, origin: them))
+        #expect(try replica.store.read { try $0.modificationTimes(of: ada) }["title"] == KeyStamp(time: merge.timestamp, origin: store.id))
+    }
 }
