@@ -195,4 +195,15 @@ import Testing
         #expect(try store.read { try $0.modificationTimes(of: ada) }["title"] == KeyStamp(time: remoteTime, origin: them))
         #expect(try replica.store.read { try $0.modificationTimes(of: ada) }["title"] == KeyStamp(time: merge.timestamp, origin: store.id))
     }
+
+    @Test func verifyChecksTheModificationTimes() throws {
+        try store.insert(["title": "t"], as: ada)
+        #expect(try store.verify().isHealthy)
+        try store.write { txn in
+            try txn.transaction.put(StoreLayout.MetaKey.stamps(ada), [0xFF], in: txn.databases.meta)
+            try txn.saveModificationTimes(["x": KeyStamp(time: Date(), origin: UUID())], of: ref("note/gone"))
+        }
+        #expect(try store.verify().findings == [
+            "the modification times of note/ada are corrupt", "modification times are kept for note/gone, which does not exist"])
+    }
 }
