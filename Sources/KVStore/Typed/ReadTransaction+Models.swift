@@ -39,10 +39,8 @@ extension ReadTransaction {
                 model = try ValueDecoder().decode(type, from: values)
             } catch {
                 guard values[M.idKey] == nil, (error as? ModelError)?.isMissing(M.idKey) == true,
-                      let id = M.ID(ref.id) as? any Encodable else { throw error }
-                var values = values
-                values[M.idKey] = try ValueEncoder().encode(id)
-                model = try ValueDecoder().decode(type, from: values)
+                      let withID = try Self.model(type, from: values, takingID: ref.id) else { throw error }
+                model = withID
             }
             guard String(describing: model.id) == ref.id else {
                 throw ModelError(
@@ -52,6 +50,23 @@ extension ReadTransaction {
         } catch {
             throw ModelError.attributing(error, to: ref)
         }
+    }
+}
+
+extension ReadTransaction {
+    /// The model of `values` with `id` added under the `id` key, as a string or (for integer ids)
+    /// an int; nil when neither is of the id's type. Another failure is thrown.
+    private static func model<M: StoredModel>(_ type: M.Type, from values: [String: Value], takingID id: String) throws -> M? {
+        var values = values
+        for candidate in [Value.string(id), Int64(id).map(Value.int)].compactMap({ $0 }) {
+            values[M.idKey] = candidate
+            do {
+                return try ValueDecoder().decode(type, from: values)
+            } catch {
+                if (error as? ModelError)?.keyPath != M.idKey { throw error }
+            }
+        }
+        return nil
     }
 }
 

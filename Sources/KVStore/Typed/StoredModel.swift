@@ -24,11 +24,12 @@
 /// ```
 ///
 /// The `id` is stored like any other property (under the key its coding key names) and is also
-/// the record's id, as `String(describing: id)`. Swift has no run-time names for key paths, so
+/// the record's id, as `String(describing: id)`: a `String`, an integer, a `UUID` (its uppercase
+/// string), or any type whose description names one value only. Swift has no run-time names for key paths, so
 /// the binding is a declared table (``recordKeys``): a key path missing from it is a
 /// ``ModelError/Code/unknownKeyPath`` error, not a guess. A value may be a nested key path
 /// (`"address.city"`), read and set through key-value coding.
-public protocol StoredModel: Codable, Identifiable where ID: LosslessStringConvertible {
+public protocol StoredModel: Codable, Identifiable where ID: CustomStringConvertible {
     /// The kind of the records that hold this type.
     static var kind: String { get }
     /// The record key (or key path) of each property that typed access may name; default none.

@@ -113,6 +113,10 @@ import Testing
         try store.insert(["amount": 5, "status": "paid", "lines": [], "customer": ["name": "Ada", "address": ["city": "London"]]],
                          as: ref("invoice/3"))
         #expect(try store.fetchAll(Invoice.self).map(\.id) == [3])
+        // Another missing key is reported as such, not as the missing id.
+        try store.insert(["email": "eve@example.com"], as: ref("contact/8"))
+        let error = try #require(throws: ModelError.self) { try store.fetch(Contact.self, id: "8") }
+        #expect(error.description == "contact/8 name: missing, expected a string")
     }
 
     @Test func aRecordWhoseIDKeyNamesAnotherRecordIsAnError() throws {
@@ -120,5 +124,21 @@ import Testing
         let error = try #require(throws: ModelError.self) { try store.fetch(Contact.self, id: "7") }
         #expect(error.code == .invalidValue)
         #expect(error.description == "contact/7 id: holds the id 8, but the record's id is 7")
+    }
+
+    struct Device: StoredModel, Hashable {
+        static let kind = "device"
+        var id: UUID
+        var name: String
+    }
+
+    @Test func aUUIDIDNamesTheRecord() throws {
+        let device = Device(id: UUID(), name: "phone")
+        try store.insert(device)
+        #expect(try store.read { try $0.contains(RecordRef(kind: "device", id: device.id.uuidString)) })
+        #expect(try store.fetch(Device.self, id: device.id) == device)
+        let other = UUID()
+        try store.insert(["name": "tablet"], as: RecordRef(kind: "device", id: other.uuidString))
+        #expect(try store.fetch(Device.self, id: other) == Device(id: other, name: "tablet"))
     }
 }
