@@ -41,8 +41,7 @@ extension WriteTransaction {
         let merged = (local ?? StampedRecord(values: [:], stamps: [:])).merged(with: remote, policy: policy)
         let changes: [String: ValueChange]
         if local == nil {
-            try insert(merged.values, as: ref)
-            changes = merged.values.mapValues { ValueChange(old: nil, new: $0) }
+            changes = try insertReportingChanges(merged.values, as: ref)
         } else {
             changes = try update(ref, from: merged.values)
         }

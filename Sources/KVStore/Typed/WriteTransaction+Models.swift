@@ -25,10 +25,7 @@ extension WriteTransaction {
     public func save<M: StoredModel>(_ model: M) throws -> [String: ValueChange] {
         let ref = try model.ref
         let values = try Self.values(of: model, ref: ref)
-        guard try contains(ref) else {
-            try insert(values, as: ref)
-            return values.mapValues { ValueChange(old: nil, new: $0) }
-        }
+        guard try contains(ref) else { return try insertReportingChanges(values, as: ref) }
         return try update(ref, from: values)
     }
 
@@ -39,6 +36,13 @@ extension WriteTransaction {
         guard try contains(ref) else { return false }
         try delete(ref)
         return true
+    }
+
+    /// Inserts a record and reports each of its keys as inserted, with the value stored (the
+    /// kind's rules may have converted or rewritten it).
+    func insertReportingChanges(_ values: [String: Value], as ref: RecordRef) throws -> [String: ValueChange] {
+        try insert(values, as: ref)
+        return try existingRecord(ref).mapValues { ValueChange(old: nil, new: $0) }
     }
 
     static func values<M: Encodable>(of model: M, ref: RecordRef) throws -> [String: Value] {

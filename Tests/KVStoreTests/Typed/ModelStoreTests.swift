@@ -141,4 +141,12 @@ import Testing
         try store.insert(["name": "tablet"], as: RecordRef(kind: "device", id: other.uuidString))
         #expect(try store.fetch(Device.self, id: other) == Device(id: other, name: "tablet"))
     }
+
+    @Test func aSaveThatInsertsReportsTheValuesTheKindStored() throws {
+        store.register(try Kind("contact", keys: ["id": .string, "name": .string, "email": .string, "age": .double, "address": .dictionary]))
+        let changes = try store.save(Contact(id: "5", name: "Ada", age: 36))
+        #expect(changes == ["id": ValueChange(old: nil, new: "5"), "name": ValueChange(old: nil, new: "Ada"),
+                            "age": ValueChange(old: nil, new: 36.0)])
+        #expect(try store.record(ref("contact/5"))?["age"] == 36.0)
+    }
 }
