@@ -84,4 +84,33 @@ import Testing
         #expect(seen.withLock { $0 } == ["Paris"])
         token.cancel()
     }
+
+    struct Playlist: StoredModel {
+        static let kind = "playlist"
+        var id: String
+        var songs: [String]
+        static var recordKeys: [PartialKeyPath<Playlist>: String] { [\.songs: "songs"] }
+    }
+
+    @Test func indexLevelChangesDeliverTheElementsAsThePropertysType() throws {
+        try store.insert(Playlist(id: "1", songs: ["a", "b"]))
+        let seen = Mutex<[String]>([])
+        let token = try store.observe(Playlist.self, id: "1", \.songs, options: [.old, .new]) { change in
+            seen.withLock { $0.append("\(change.change.kind) \(change.change.indexes ?? []) \(change.oldValue ?? []) \(change.newValue ?? [])") }
+        }
+        try store.write { txn in try txn.mutableArray(forKey: "songs", of: ref("playlist/1")).insert("c", at: 1) }
+        try store.write { txn in try txn.mutableArray(forKey: "songs", of: ref("playlist/1")).remove(at: 0) }
+        #expect(seen.withLock { $0 } == ["insertion [1] [] [\"c\"]", "removal [0] [\"a\"] []"])
+        token.cancel()
+    }
+
+    @Test func releasingTheTokenEndsATypedObservation() throws {
+        let seen = Mutex(0)
+        var token: ObservationToken? = try store.observe(Contact.self, id: "1", \.name) { _ in seen.withLock { $0 += 1 } }
+        try store.set(Contact.self, id: "1", \.name, to: "B")
+        #expect(token != nil)
+        token = nil
+        try store.set(Contact.self, id: "1", \.name, to: "C")
+        #expect(seen.withLock { $0 } == 1)
+    }
 }
