@@ -25,15 +25,19 @@ extension WriteTransaction {
     /// - Returns: the change of each key whose value this merge changed.
     /// - Throws: ``ModelError/Code/untrackedKind`` unless the kind is registered with
     ///   ``Kind/tracksModificationTimes``; ``ModelError/Code/invalidValue`` for a remote stamp whose
-    ///   time is not finite (it would win over every other change, forever).
+    ///   time is not finite (it would win over every other change, forever);
+    ///   ``KeyValueCodingError/Code/invalidKeyPath`` for a remote key no key path can name.
     public func merge(_ ref: RecordRef, from remote: StampedRecord, policy: MergePolicy = .lastWriterWins) throws -> [String: ValueChange] {
         guard store.kind(named: ref.kind)?.tracksModificationTimes == true else {
             throw ModelError(
                 code: .untrackedKind,
                 message: "merging needs modification times: register kind '\(ref.kind)' with tracksModificationTimes", ref: ref)
         }
-        if let key = remote.stamps.keys.sorted().first(where: { !remote.stamps[$0]!.time.timeIntervalSinceReferenceDate.isFinite }) {
-            throw ModelError(code: .invalidValue, message: "the remote modification time is not a finite date", keyPath: key, ref: ref)
+        for (key, stamp) in remote.stamps.sorted(by: { $0.key < $1.key }) {
+            try Self.checkKey(key)
+            if !stamp.time.timeIntervalSinceReferenceDate.isFinite {
+                throw ModelError(code: .invalidValue, message: "the remote modification time is not a finite date", keyPath: key, ref: ref)
+            }
         }
         var remote = remote
         if remote.values.values.contains(where: \.isNull) { remote.values = remote.values.filter { !$0.value.isNull } }

@@ -214,4 +214,12 @@ import Testing
         let remote = StampedRecord(values: ["level": 3], time: Date(timeIntervalSince1970: 5), origin: UUID())
         #expect(try store.merge(ref("gauge/1"), from: remote) == ["level": ValueChange(old: nil, new: 3.0)])
     }
+
+    @Test func aRemoteStampForAKeyNoKeyPathCanNameIsRefused() throws {
+        try store.insert(["title": "t"], as: ada)
+        let before = try #require(try store.stampedRecord(ada))
+        let remote = StampedRecord(values: [:], stamps: ["a.b": KeyStamp(time: Date(), origin: UUID())])
+        #expect(performing: { try store.merge(ada, from: remote) }, throws: code(.invalidKeyPath))
+        #expect(try store.stampedRecord(ada) == before)
+    }
 }
