@@ -6,7 +6,8 @@ import Foundation
 /// `Int64.max` is a ``ModelError/Code/valueOutOfRange`` error); `Double`, `Float` → double;
 /// `Date` → date; `Data` → bytes; `URL` → its absolute string; `UUID` → its lowercase string;
 /// `Decimal` → its exact decimal text (`"12.345"`; a double would round it);
-/// ``RecordRef`` → reference; structs and classes → dictionaries; arrays and sets → arrays; enums
+/// ``RecordRef`` → reference; structs and classes → dictionaries; arrays → arrays; sets → arrays
+/// in one order (strings by UTF-8 bytes, numbers by value), so that equal sets are equal values; enums
 /// with raw values → their raw value. An optional that is nil leaves its key out (the synthesized
 /// `Codable` code uses `encodeIfPresent`); inside an array it is `null`. As with `JSONEncoder`, a
 /// nested optional's inner nil (`Int??.some(nil)`) is stored as nil and reads back as the outer nil.
@@ -80,6 +81,7 @@ final class EncodingNode {
         if T.self == UUID.self { return .value(.string((value as! UUID).uuidString.lowercased())) }
         if T.self == Decimal.self { return .value(.string((value as! Decimal).description)) }
         if T.self == RecordRef.self { return .value(.reference(value as! RecordRef)) }
+        if let set = value as? any UnorderedElements { return .value(.array(try set.encodedElements(path: path()))) }
         let node = EncodingNode()
         try value.encode(to: ValueEncoding(node: node, codingPath: path()))
         return node.shape == .single ? .value(node.single) : .node(node)

@@ -87,4 +87,27 @@ import Testing
         let record = try #require(throws: ModelError.self) { try encoder.encodeRecord(42) }
         #expect(record.code == .notADictionary)
     }
+
+    struct Tagged: StoredModel {
+        static let kind = "tagged"
+        var id: String
+        var tags: Set<String>
+    }
+
+    @Test func aSetIsStoredInOneOrderSoThatEqualSetsAreEqualValues() throws {
+        let words = (0..<40).map { "tag\($0)" }
+        var roomy = Set<String>(minimumCapacity: 4096)
+        roomy.formUnion(words)
+        let tight = Set(words.reversed())
+        try #require(Array(roomy) != Array(tight))   // equal sets, iterated in different orders
+        #expect(try encoder.encode(roomy) == encoder.encode(tight))
+        #expect(try encoder.encode(Set(["b", "a", "c"])) == ["a", "b", "c"])
+
+        let t = try TemporaryStore()
+        try t.store.insert(Tagged(id: "1", tags: roomy))
+        let before = try t.store.journalEntries().count
+        #expect(try t.store.save(Tagged(id: "1", tags: tight)).isEmpty)
+        #expect(try t.store.journalEntries().count == before)
+        #expect(try t.store.fetch(Tagged.self, id: "1")?.tags == tight)
+    }
 }
