@@ -81,7 +81,9 @@ final class EncodingNode {
         if T.self == UUID.self { return .value(.string((value as! UUID).uuidString.lowercased())) }
         if T.self == Decimal.self { return .value(.string((value as! Decimal).description)) }
         if T.self == RecordRef.self { return .value(.reference(value as! RecordRef)) }
-        if let set = value as? any UnorderedElements { return .value(.array(try set.encodedElements(path: path()))) }
+        if let collection = value as? any UnorderedElements, let elements = try collection.encodedElements(path: path()) {
+            return .value(.array(elements))
+        }
         let node = EncodingNode()
         try value.encode(to: ValueEncoding(node: node, codingPath: path()))
         return node.shape == .single ? .value(node.single) : .node(node)

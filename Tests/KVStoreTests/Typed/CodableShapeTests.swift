@@ -110,4 +110,19 @@ import Testing
         #expect(try t.store.journalEntries().count == before)
         #expect(try t.store.fetch(Tagged.self, id: "1")?.tags == tight)
     }
+
+    enum Size: String, Codable { case small, medium, large }
+
+    @Test func aDictionaryKeyedByOtherTypesIsStoredInKeyOrder() throws {
+        let counts: [(UUID, Int)] = (0..<40).map { (UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", $0))!, $0) }
+        var roomy = [UUID: Int](minimumCapacity: 4096)
+        for (key, value) in counts { roomy[key] = value }
+        let tight = Dictionary(uniqueKeysWithValues: counts.reversed())
+        try #require(Array(roomy.keys) != Array(tight.keys))   // equal dictionaries, iterated in different orders
+        #expect(try encoder.encode(roomy) == encoder.encode(tight))
+        #expect(try decoder.decode([UUID: Int].self, from: encoder.encode(roomy)) == tight)
+        let sizes: [Size: Int] = [.small: 1, .large: 3, .medium: 2]
+        #expect(try encoder.encode(sizes) == ["large", 3, "medium", 2, "small", 1])
+        #expect(try decoder.decode([Size: Int].self, from: encoder.encode(sizes)) == sizes)
+    }
 }
