@@ -307,8 +307,19 @@ public final class Environment: Sendable {
         try LMDBError.check(rc, "mdb_env_set_mapsize")
     }
 
-    /// Copies the environment to the directory `path`, optionally compacting (`mdb_env_copy2`).
-    public func copy(to path: String, compact: Bool = true) throws(LMDBError) {
-        try LMDBError.check(mdb_env_copy2(handle, path, compact ? UInt32(MDB_CP_COMPACT) : 0), "mdb_env_copy2")
+    /// Runs `copy` (an `mdb_env_copy*` call, which reads one snapshot in a read transaction of its
+    /// own) as a reader of this process: the map does not grow under it, and a map grown by another
+    /// process is adopted first.
+    func copying(_ operation: String, _ copy: () -> Int32) throws(LMDBError) {
+        gate.enter()
+        var rc = copy()
+        gate.leave()
+        if rc == MDB_MAP_RESIZED {
+            try adoptMapSizeForReader()
+            gate.enter()
+            rc = copy()
+            gate.leave()
+        }
+        try LMDBError.check(rc, operation)
     }
 }

@@ -112,6 +112,19 @@ public struct Transaction {
         try withBytes(key) { (k) throws(LMDBError) in try delete(k, in: db) }
     }
 
+    /// Deletes every entry of `db` (`mdb_drop` without deleting the database): freeing its pages
+    /// rather than deleting entry by entry, so that emptying a large database does not dirty it
+    /// page by page.
+    ///
+    /// ```swift
+    /// try env.write { txn in try txn.empty(db) }
+    /// ```
+    public func empty(_ db: Database) throws(LMDBError) {
+        let rc = mdb_drop(txn, db.dbi, 0)
+        if rc == MDB_MAP_FULL { mapFull?.value = true }
+        try LMDBError.check(rc, "mdb_drop(\(db.name))")
+    }
+
     /// Entry and page counts of `db` as this transaction sees it.
     public func statistics(of db: Database) throws(LMDBError) -> DatabaseStatistics {
         var s = MDB_stat()

@@ -82,6 +82,7 @@ import LMDB
         try dir.export(a, to: "a.stream")
         try dir.succeed("journal", "apply", dir.path("b"), dir.path("a.stream"))
         #expect(try dir.succeed("diff", a, dir.path("b")).stdout.isEmpty)
+        try dir.succeed("promote", dir.path("b"))  // an applied store is a replica: make it writable
         try dir.succeed("set", dir.path("b"), "person/bob", "name", #""Bob""#)
         try dir.succeed("set", dir.path("b"), "person/bob", "age", "40")
         try dir.succeed("set", dir.path("b"), "place/paris", "name", #""Paris""#)

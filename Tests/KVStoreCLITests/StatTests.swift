@@ -50,6 +50,7 @@ import Testing
         #expect(lines.contains("readers      0 active, of 126 slots"))
         #expect(lines.contains("consumers    none"))
         #expect(lines.contains("sources      none (nothing replicated here)"))
+        #expect(lines.contains("role         primary (takes local writes)"))
     }
 
     @Test func consumersAndReplicationSourcesAreListed() throws {
@@ -68,7 +69,10 @@ import Testing
             return
         }
         let replica = try TypedJSON.dictionary(from: dir.succeed("stat", copy, "--format", "json").stdout)
-        #expect(replica["replication"] == [["source": .string(id), "applied": 4]])
+        #expect(replica["replication"] == [["source": .string(id), "applied": 4, "sourceLast": 4, "lag": 0]])
+        guard case .dictionary(let replicaIdentity)? = replica["store"] else { Issue.record("no store section: \(replica)"); return }
+        #expect(replicaIdentity["role"] == "replica" && replicaIdentity["replicaOf"] == .string(id))
+        #expect(identity["role"] == "primary" && identity["replicaOf"] == .null)
         #expect(replica["consumers"] == [])
 
         let lines = try dir.succeed("stat", store).lines
@@ -78,7 +82,9 @@ import Testing
         try dir.succeed("journal", "truncate", store, "--before", "3", "--force")
         #expect(try dir.succeed("stat", store).lines.contains(
             "  indexer    read through 1, 3 behind (expired: the journal was truncated past its cursor)"))
-        #expect(try dir.succeed("stat", copy).lines.contains("  store      \(id) through sequence 4"))
+        let replicaLines = try dir.succeed("stat", copy).lines
+        #expect(replicaLines.contains("  store      \(id) applied through 4, source at 4, lag 0"))
+        #expect(replicaLines.contains("role         replica of \(id) (refuses local writes; kvstore promote makes it writable)"))
     }
 
     @Test func anEmptyJournalHasNoFirstSequence() throws {

@@ -77,13 +77,7 @@ struct JournalFollowing {
     /// 100 ms; SIGPIPE is ignored so that a write to a closed pipe does not kill the process first).
     static func stopOnSignalsOrClosedOutput(_ follower: JournalFollower) -> [any DispatchSourceProtocol] {
         signal(SIGPIPE, SIG_IGN)
-        var sources: [any DispatchSourceProtocol] = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { follower.stop() }
-            source.resume()
-            return source
-        }
+        var sources = stopOnSignals { follower.stop() }
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
         timer.setEventHandler {
@@ -93,5 +87,17 @@ struct JournalFollowing {
         timer.resume()
         sources.append(timer)
         return sources
+    }
+
+    /// Calls `stop` on SIGINT or SIGTERM (instead of ending the process). Cancel the returned
+    /// sources when done.
+    static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceProtocol] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: stop)
+            source.resume()
+            return source
+        }
     }
 }

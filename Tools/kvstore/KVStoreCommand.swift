@@ -31,6 +31,7 @@ struct KVStoreCommand: ParsableCommand {
             DemoCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ValueCommand.self,
             DumpCommand.self, LoadCommand.self, JournalCommand.self, ReplayCommand.self,
             StatCommand.self, VerifyCommand.self, DiffCommand.self, RenderCommand.self,
+            ReplicateCommand.self, PromoteCommand.self,
         ]
     )
 

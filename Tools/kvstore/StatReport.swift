@@ -46,13 +46,27 @@ struct StatReport {
             "path": .string(stats.path), "id": .string(stats.storeID.uuidString.lowercased()),
             "format": .int(Int64(stats.formatVersion)), "created": created,
             "durability": .string(stats.durability.rawValue),
+            "role": .string(role(stats.role).name), "replicaOf": role(stats.role).source.map(Value.string) ?? .null,
         ]), rows: [
             ("store", stats.path),
             ("id", stats.storeID.uuidString.lowercased()),
             ("format", "\(stats.formatVersion)"),
             ("created", stats.created.map { Template.text(of: .date($0)) } ?? "unknown"),
             ("durability", "\(stats.durability.rawValue) (chosen by each process that opens the store)"),
+            ("role", role(stats.role).text),
         ])
+    }
+
+    /// The role's JSON name, its source's id, and its line for reading.
+    private static func role(_ role: ReplicationRole) -> (name: String, source: String?, text: String) {
+        switch role {
+        case .primary:
+            ("primary", nil, "primary (takes local writes)")
+        case .replica(let source):
+            ("replica", source.uuidString.lowercased(), "replica of \(source.uuidString.lowercased()) (refuses local writes; kvstore promote makes it writable)")
+        case .promoted(let source):
+            ("promoted", source.uuidString.lowercased(), "promoted (was a replica of \(source.uuidString.lowercased()); takes local writes)")
+        }
     }
 
     private static func records(_ stats: StoreStatistics) -> Section {
@@ -90,11 +104,19 @@ struct StatReport {
     }
 
     private static func replication(_ stats: StoreStatistics) -> Section {
-        let checkpoints = stats.replicationCheckpoints
-        return Section(key: "replication", json: .array(checkpoints.map { checkpoint in
-            .dictionary(["source": .string(checkpoint.source.uuidString.lowercased()), "applied": .int(Int64(checkpoint.sequence))])
-        }), rows: [("sources", checkpoints.isEmpty ? "none (nothing replicated here)" : "\(checkpoints.count) store(s) applied here:")]
-            + checkpoints.map { ("  store", "\($0.source.uuidString.lowercased()) through sequence \($0.sequence)") })
+        let sources = stats.replicationSources
+        return Section(key: "replication", json: .array(sources.map { source in
+            .dictionary([
+                "source": .string(source.source.uuidString.lowercased()), "applied": .int(Int64(source.appliedSequence)),
+                "sourceLast": source.sourceLastSequence.map { .int(Int64($0)) } ?? .null,
+                "lag": source.lag.map { .int(Int64($0)) } ?? .null,
+            ])
+        }), rows: [("sources", sources.isEmpty ? "none (nothing replicated here)" : "\(sources.count) store(s) applied here:")]
+            + sources.map { source in
+                let position = source.sourceLastSequence.map { "source at \($0), lag \(Progress.grouped(Int(source.lag ?? 0)))" }
+                    ?? "source's last sequence unknown"
+                return ("  store", "\(source.source.uuidString.lowercased()) applied through \(source.appliedSequence), \(position)")
+            })
     }
 
     private static func storage(_ stats: StoreStatistics) -> Section {

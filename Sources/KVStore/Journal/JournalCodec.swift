@@ -49,10 +49,16 @@ enum JournalCodec {
         }
         if let origin = entry.origin {
             writer.key("origin")
-            ValueCodec.encode([
-                "store": .string(origin.storeID.uuidString.lowercased()),
-                "sequence": .int(Int64(bitPattern: origin.sequence)),
-            ], into: &writer.bytes)
+            // {"sequence": …, "store": …}, written in key order without building the dictionary.
+            var bytes = writer.bytes
+            writer.bytes = []
+            bytes.append(ValueCodec.Tag.dictionary)
+            var inner = KeyedWriter(count: 2, into: bytes)
+            inner.key("sequence")
+            ValueCodec.encode(.int(Int64(bitPattern: origin.sequence)), into: &inner.bytes)
+            inner.key("store")
+            ValueCodec.encode(.string(origin.storeID.lowercasedText), into: &inner.bytes)
+            writer.bytes = inner.finish()
         }
         writer.key("ref")
         ValueCodec.encode(.reference(entry.ref), into: &writer.bytes)
@@ -66,7 +72,8 @@ enum JournalCodec {
     static func decode(_ bytes: UnsafeRawBufferPointer, sequence: UInt64) throws(StoreError) -> JournalEntry {
         let entry: JournalEntry
         do {
-            entry = try JournalEntry(dictionary: RecordCodec.decode(bytes))
+            // The generic decoder for anything not in the written shape: it names the problem.
+            entry = try decodeDirectly(bytes) ?? JournalEntry(dictionary: RecordCodec.decode(bytes))
         } catch {
             throw StoreError(.corrupt, "journal entry \(sequence) is corrupt: \(error)")
         }

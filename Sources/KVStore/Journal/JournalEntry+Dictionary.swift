@@ -24,7 +24,7 @@ extension JournalEntry {
         if let indexes { d["indexes"] = .array(indexes.map { .int(Int64($0)) }) }
         if let origin {
             d["origin"] = [
-                "store": .string(origin.storeID.uuidString.lowercased()),
+                "store": .string(origin.storeID.lowercasedText),
                 "sequence": .int(Int64(bitPattern: origin.sequence)),
             ]
         }

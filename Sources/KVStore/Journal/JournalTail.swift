@@ -12,6 +12,8 @@ struct JournalTail {
     let consumer: String?
     /// The LMDB transaction whose snapshot was last read completely; -1 before the first read.
     private var seenTransaction = -1
+    /// The store's last sequence in the snapshot last read (0 before the first read).
+    private(set) var lastSequence: UInt64 = 0
 
     init(store: Store, position: UInt64, batchLimit: Int, consumer: String?) {
         self.store = store
@@ -29,9 +31,10 @@ struct JournalTail {
     ///   the position.
     mutating func poll() throws -> [JournalEntry]? {
         if store.environment.lastTransactionID == seenTransaction { return nil }
-        let (entries, snapshot) = try store.read { [position, batchLimit, consumer] txn in
-            (try txn.journalEntries(after: position, limit: batchLimit, consumer: consumer), txn.transaction.id)
+        let (entries, snapshot, last) = try store.read { [position, batchLimit, consumer] txn in
+            (try txn.journalEntries(after: position, limit: batchLimit, consumer: consumer), txn.transaction.id, try txn.lastSequence())
         }
+        lastSequence = last
         if entries.count < batchLimit { seenTransaction = snapshot }
         if let last = entries.last { position = last.sequence }
         return entries

@@ -70,7 +70,7 @@ public struct RecordRef: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     private static func validate(id: String, kind: String) throws(RecordRefError) {
-        let ref = "\(kind)/\(id)"
+        var ref: String { "\(kind)/\(id)" }  // for the messages only: made when one is thrown
         if id.isEmpty { throw RecordRefError(ref: ref, problem: "the id is empty") }
         if id.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 >= 0x80 }),
            id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {

@@ -3,8 +3,8 @@ import Foundation
 /// Applies journal entries to a store, one write transaction per batch of whole commits, each
 /// source commit under its own commit id. The one place entries are applied: replication
 /// (`journal apply`) and replay (`replay`, `verify`) both go through it.
-struct JournalApplier {
-    enum Mode {
+package struct JournalApplier {
+    package enum Mode {
         /// A replica of `source`: entries at or before the store's checkpoint for `source` are
         /// skipped, a later one must follow it, and the checkpoint is saved with every batch.
         /// Entries are stamped with their origin: the store where they were first made.
@@ -14,24 +14,34 @@ struct JournalApplier {
         case rebuild
     }
 
-    let store: Store
-    let mode: Mode
+    package let store: Store
+    package let mode: Mode
+    /// The source's last sequence as far as known (a replica's lag is measured against it),
+    /// saved with the checkpoint; nil when unknown (the last value saved stays).
+    package var sourceLastSequence: UInt64?
+
+    package init(store: Store, mode: Mode, sourceLastSequence: UInt64? = nil) {
+        self.store = store
+        self.mode = mode
+        self.sourceLastSequence = sourceLastSequence
+    }
 
     /// What applying a batch did.
-    struct Outcome {
-        var applied = 0
-        var skipped = 0
+    package struct Outcome {
+        package var applied = 0
+        package var skipped = 0
         /// Source commits gone through (applied or skipped).
-        var commits = 0
+        package var commits = 0
     }
 
     /// Applies `commits` (each one source commit's entries, in order) in one write transaction:
     /// all of them, or — on an error — none. While the store has in-process observers, only the
     /// first commit goes in (observers are told per transaction, and each source commit must
     /// reach them as a commit of its own); ``Outcome/commits`` says how many went in.
-    func apply(_ commits: ArraySlice<[JournalEntry]>) throws -> Outcome {
+    package func apply(_ commits: ArraySlice<[JournalEntry]>) throws -> Outcome {
         try store.write { txn in
             var outcome = Outcome()
+            txn.isApplying = true
             let observed = store.observation.isObserved  // stable: no observer starts during a write
             var checkpoint: UInt64?
             if case .replica(let source) = mode { checkpoint = try txn.replicationCheckpoint(for: source) }
@@ -57,7 +67,11 @@ struct JournalApplier {
                 }
             }
             txn.origin = nil
-            if case .replica(let source) = mode, let checkpoint { try txn.setReplicationCheckpoint(checkpoint, for: source) }
+            if case .replica(let source) = mode, let checkpoint {
+                try txn.setReplicationCheckpoint(checkpoint, for: source)
+                try txn.setSourceLastSequence(sourceLastSequence, applied: checkpoint, for: source)
+                try txn.becomeReplica(of: source)
+            }
             return outcome
         }
     }
@@ -84,28 +98,35 @@ struct JournalApplier {
     }
 
     /// Gathers commits into batches of about `entries` entries and applies each batch.
-    struct Batcher {
-        let applier: JournalApplier
-        let limit: Int
+    package struct Batcher {
+        package var applier: JournalApplier
+        package let limit: Int
         private var commits: [[JournalEntry]] = []
         private var size = 0
-        private(set) var outcome = Outcome()
+        package private(set) var outcome = Outcome()
         /// Called after each batch with the number of entries it held.
-        var progress: ((Int) -> Void)?
+        package var progress: ((Int) -> Void)?
 
-        init(applier: JournalApplier, limit: Int = 10_000, progress: ((Int) -> Void)? = nil) {
+        /// The source's last sequence as far as known, saved with the next batch's checkpoint.
+        package var sourceLastSequence: UInt64? {
+            get { applier.sourceLastSequence }
+            set { applier.sourceLastSequence = newValue }
+        }
+
+        package init(applier: JournalApplier, limit: Int = 10_000, sourceLastSequence: UInt64? = nil, progress: ((Int) -> Void)? = nil) {
             self.applier = applier
+            if let sourceLastSequence { self.applier.sourceLastSequence = sourceLastSequence }
             self.limit = limit
             self.progress = progress
         }
 
-        mutating func add(_ commit: [JournalEntry]) throws {
+        package mutating func add(_ commit: [JournalEntry]) throws {
             commits.append(commit)
             size += commit.count
             if size >= limit { try flush() }
         }
 
-        mutating func flush() throws {
+        package mutating func flush() throws {
             guard !commits.isEmpty else { return }
             var next = commits.startIndex
             while next < commits.endIndex {

@@ -30,15 +30,25 @@ extension Store {
     /// chain A → B → C, and changes that originated here are skipped instead of looping back.
     /// Kinds' rules are not applied again: the source enforced them.
     ///
+    /// The source's last sequence, for the replica's lag (``ReadTransaction/replicationSources()``),
+    /// is saved with each checkpoint: the stream header's when it has one; for an open-ended stream
+    /// a transport that knows the source's live position passes `sourceLastSequence`, asked
+    /// before each commit is added.
+    ///
     /// A stream error or a divergence stops the apply; batches applied before it stay applied
     /// with their checkpoint, so a later apply continues from there. Check a stream first (read
     /// it through with ``JournalStreamReader``) to make the whole apply all or nothing.
     /// - Throws: ``JournalApplyError`` (`sameStore`, `gap`, `diverged`), ``JournalStreamError``.
     @discardableResult
-    public func applyJournal(_ reader: JournalStreamReader, progress: ((Int) -> Void)? = nil) throws -> JournalApplySummary {
+    public func applyJournal(
+        _ reader: JournalStreamReader, progress: ((Int) -> Void)? = nil, sourceLastSequence: (() -> UInt64?)? = nil
+    ) throws -> JournalApplySummary {
         let source = try checkApplicable(reader.header)
-        var batcher = JournalApplier.Batcher(applier: JournalApplier(store: self, mode: .replica(source: source)), progress: progress)
+        var batcher = JournalApplier.Batcher(
+            applier: JournalApplier(store: self, mode: .replica(source: source)),
+            sourceLastSequence: reader.header.lastSequence, progress: progress)
         while let commit = try reader.nextCommit() {
+            if let live = sourceLastSequence?() { batcher.sourceLastSequence = live }
             try batcher.add(commit)
             // An open-ended stream (a follow export) may pause for a while: apply what arrived
             // before waiting for more.
@@ -60,7 +70,7 @@ extension Store {
         }
         let checkpoint = try read { try $0.replicationCheckpoint(for: header.storeID) }
         if header.firstSequence > checkpoint + 1 {
-            throw JournalApplyError(.gap, "source \(entries(checkpoint + 1, through: header.firstSequence - 1)) \(are(checkpoint + 1, through: header.firstSequence - 1)) missing: \(path) has applied source \(header.storeID.uuidString.lowercased()) through \(checkpoint), but the stream starts at \(header.firstSequence)")
+            throw JournalApplyError(.gap, "source \(entries(checkpoint + 1, through: header.firstSequence - 1)) \(are(checkpoint + 1, through: header.firstSequence - 1)) missing: \(path) has applied source \(header.storeID.lowercasedText) through \(checkpoint), but the stream starts at \(header.firstSequence)")
         }
         return header.storeID
     }

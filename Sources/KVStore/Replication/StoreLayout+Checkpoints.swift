@@ -5,7 +5,7 @@ import Foundation
 /// transaction as the changes it accounts for, so applying is exactly-once.
 extension StoreLayout.MetaKey {
     static let checkpointPrefix = Array("replica/".utf8)
-    static func checkpoint(_ source: UUID) -> [UInt8] { checkpointPrefix + Array(source.uuidString.lowercased().utf8) }
+    static func checkpoint(_ source: UUID) -> [UInt8] { checkpointPrefix + Array(source.lowercasedText.utf8) }
 }
 
 extension ReadTransaction {

@@ -28,6 +28,14 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case unbalancedChange
         /// A write was started inside another transaction (read or write) on the same thread.
         case nestedWrite
+        /// A local write to a replica: only applied changes from its source may change its
+        /// records until it is promoted (``Store/promote()``).
+        case replica
+        /// Promoting a store that is not a replica.
+        case notAReplica
+        /// A snapshot to seed a replica from is not a store's data file, or the path to seed
+        /// holds something other than a replica of the snapshot's store.
+        case badSnapshot
         /// LMDB reported an error.
         case storage
     }

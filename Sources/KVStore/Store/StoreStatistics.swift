@@ -56,6 +56,11 @@ public struct StoreStatistics: Sendable {
     public var consumers: [JournalConsumer.Status]
     /// The sources whose journals were applied here, each with the last sequence applied.
     public var replicationCheckpoints: [(source: UUID, sequence: UInt64)]
+    /// Whether the store is a primary, a replica (refusing local writes) or a promoted replica.
+    public var role: ReplicationRole
+    /// The sources applied here, each with its checkpoint, the source's last known sequence and
+    /// the lag (see ``ReadTransaction/replicationSources()``).
+    public var replicationSources: [ReplicationSourceStatus]
 }
 
 extension Store {
@@ -83,7 +88,8 @@ extension Store {
                     first: try txn.firstSequence(), last: try txn.lastSequence(),
                     entries: databaseStatistics[StoreLayout.journal]?.entries ?? 0,
                     lastCommit: StoreLayout.uint64(from: try meta.get(StoreLayout.MetaKey.lastCommit, in: databases.meta)) ?? 0),
-                consumers: try txn.consumers(), replicationCheckpoints: try txn.replicationCheckpoints())
+                consumers: try txn.consumers(), replicationCheckpoints: try txn.replicationCheckpoints(),
+                role: try txn.replicationRole(), replicationSources: try txn.replicationSources())
         }
     }
 }

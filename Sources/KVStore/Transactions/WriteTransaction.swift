@@ -37,6 +37,8 @@ public final class WriteTransaction: ReadTransaction {
     private var commitHasEntries = false
     private var countDeltas: [String: Int] = [:]
     private let timestamp = Date()
+    /// Whether the changes are applied from another store's journal (allowed on a replica).
+    var isApplying = false
 
     // MARK: Journal
 
@@ -46,6 +48,7 @@ public final class WriteTransaction: ReadTransaction {
         _ change: ChangeKind, ref: RecordRef, keyPath: String?, old: Value?, new: Value?,
         indexes: [Int]? = nil, isDerived: Bool = false, encodedNew: [UInt8]? = nil
     ) throws {
+        if sequenceState == nil { try checkLocalWriteAllowed() }
         var state = try sequenceState ?? (
             commit: (StoreLayout.uint64(from: transaction.get(StoreLayout.MetaKey.lastCommit, in: databases.meta)) ?? 0) + 1,
             last: try lastSequence())

@@ -120,6 +120,7 @@ import TestSupport
 
     @Test func outOfRangeIndexesAndMissingRecordsAreDivergence() throws {
         try apply(exported(source.store, through: 2), to: replica.store)
+        try replica.store.promote()  // local writes make the divergence
         try replica.store.setValue([], forKey: "tags", of: ref("person/ada"))
         #expect(performing: { try apply(exported(source.store, since: 3), to: replica.store) },
                 throws: applyError(.diverged, "index 1 is out of range for the 0 elements of 'tags'"))
@@ -141,7 +142,9 @@ import TestSupport
         let back = try apply(exported(c.store), to: source.store)
         #expect(back.applied == 0 && back.skipped == journal.count)
         #expect(try source.store.journalEntries() == journal)
-        // A change made on C does travel to the source, and only it.
+        // A change made on C (promoted: a replica refuses local writes) does travel to the
+        // source, and only it.
+        try c.store.promote()
         try c.store.setValue("from C", forKey: "note", of: ref("person/bob"))
         let onward = try apply(exported(c.store), to: source.store)
         #expect(onward.applied == 1)

@@ -113,6 +113,7 @@ import TestSupport
         var differences: [RecordDifference] = []
         try t.store.forEachDifference(from: other.store) { differences.append($0); return true }
         #expect(differences.isEmpty)
+        try other.store.promote()
         try other.store.setValue("Robert", forKey: "name", of: ref("person/bob"))
         try other.store.removeValue(forKey: "meta", of: ref("person/bob"))
         try other.store.delete(ref("person/ada"))

@@ -29,3 +29,19 @@ func ref(_ text: String) -> RecordRef {
 func code(_ expected: KeyValueCodingError.Code) -> @Sendable (any Error) -> Bool {
     { ($0 as? KeyValueCodingError)?.code == expected }
 }
+
+/// A fresh temporary directory for the stores and files of one test, removed with everything in
+/// it when the value goes away.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = TemporaryStore.freshPath()
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// The path of `name` in the directory.
+    func path(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}

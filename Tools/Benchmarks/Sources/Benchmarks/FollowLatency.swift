@@ -26,30 +26,7 @@ enum FollowLatency {
 
     /// The writer: makes the store, spawns the follower, commits, and reports.
     static func run(_ arguments: [String]) throws {
-        var commits = 2_000
-        var interval = 3.0
-        var directory = FileManager.default.temporaryDirectory.path
-        var durability = Durability.full
-        var iterator = arguments.makeIterator()
-        while let argument = iterator.next() {
-            switch argument {
-            case "--commits":
-                guard let n = iterator.next().flatMap(Int.init), n > 0 else { throw UsageError("--commits needs a positive number") }
-                commits = n
-            case "--interval-ms":
-                guard let ms = iterator.next().flatMap(Double.init), ms >= 0 else { throw UsageError("--interval-ms needs a number") }
-                interval = ms
-            case "--dir":
-                guard let path = iterator.next() else { throw UsageError("--dir needs a path") }
-                directory = path
-            case "--durability":
-                guard let mode = iterator.next().flatMap(Durability.init(rawValue:)) else {
-                    throw UsageError("--durability needs full, noMetaSync or noSync")
-                }
-                durability = mode
-            default: throw UsageError("unknown argument '\(argument)'\n\(usage)")
-            }
-        }
+        let (commits, interval, directory, durability) = try WriterOptions.parse(arguments, usage: usage).values
         let path = (directory as NSString).appendingPathComponent("kvstore-follow-\(getpid())")
         defer { try? FileManager.default.removeItem(atPath: path) }
         var options = Store.Options()
@@ -78,12 +55,7 @@ enum FollowLatency {
             began.append(start)
             if interval > 0 { Thread.sleep(forTimeInterval: interval / 1000) }
         }
-        let received = String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
-            .split(separator: "\n").compactMap { line -> (UInt64, Int64)? in
-                let parts = line.split(separator: " ")
-                guard parts.count == 2, let sequence = UInt64(parts[0]), let time = Int64(parts[1]) else { return nil }
-                return (sequence, time)
-            }
+        let received = timedSequences(output.readDataToEndOfFile())
         follower.waitUntilExit()
         guard received.count == commits, received.map(\.0) == (2 ... UInt64(commits + 1)).map({ $0 }) else {
             throw UsageError("the follower saw \(received.count) entries, not the \(commits) commits in order")
@@ -117,12 +89,56 @@ enum FollowLatency {
         FileHandle.standardOutput.write(Data(received.map { "\($0.0) \($0.1)\n" }.joined().utf8))
     }
 
-    private static func summary(_ nanoseconds: [Int64]) -> String {
+    /// `sequence timeNs` lines, as the spawned followers print them.
+    static func timedSequences(_ data: Data) -> [(UInt64, Int64)] {
+        String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> (UInt64, Int64)? in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let sequence = UInt64(parts[0]), let time = Int64(parts[1]) else { return nil }
+            return (sequence, time)
+        }
+    }
+
+    static func summary(_ nanoseconds: [Int64]) -> String {
         let sorted = nanoseconds.sorted()
         func percentile(_ p: Double) -> String {
             let index = min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)
             return String(format: "%.2f", Double(sorted[max(0, index)]) / 1e6)
         }
         return [0.5, 0.9, 0.99, 1.0].map(percentile).joined(separator: " / ")
+    }
+}
+
+/// The writer's options shared by `follow-latency` and `replication-lag`.
+struct WriterOptions {
+    var commits = 2_000
+    var interval = 3.0
+    var directory = FileManager.default.temporaryDirectory.path
+    var durability = Durability.full
+
+    var values: (Int, Double, String, Durability) { (commits, interval, directory, durability) }
+
+    static func parse(_ arguments: [String], usage: String) throws -> WriterOptions {
+        var options = WriterOptions()
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--commits":
+                guard let n = iterator.next().flatMap(Int.init), n > 0 else { throw UsageError("--commits needs a positive number") }
+                options.commits = n
+            case "--interval-ms":
+                guard let ms = iterator.next().flatMap(Double.init), ms >= 0 else { throw UsageError("--interval-ms needs a number") }
+                options.interval = ms
+            case "--dir":
+                guard let path = iterator.next() else { throw UsageError("--dir needs a path") }
+                options.directory = path
+            case "--durability":
+                guard let mode = iterator.next().flatMap(Durability.init(rawValue:)) else {
+                    throw UsageError("--durability needs full, noMetaSync or noSync")
+                }
+                options.durability = mode
+            default: throw UsageError("unknown argument '\(argument)'\n\(usage)")
+            }
+        }
+        return options
     }
 }

@@ -11,6 +11,8 @@ func main() throws {
     switch CommandLine.arguments.dropFirst().first {
     case "follow-latency": return try FollowLatency.run(Array(CommandLine.arguments.dropFirst(2)))
     case "follow-latency-follower": return try FollowLatency.follow(Array(CommandLine.arguments.dropFirst(2)))
+    case "replication-lag": return try ReplicationLag.run(Array(CommandLine.arguments.dropFirst(2)))
+    case "replication-lag-follower": return try ReplicationLag.follow(Array(CommandLine.arguments.dropFirst(2)))
     default: break
     }
     let config: Configuration

@@ -1,0 +1,271 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Replicates a store on this machine into a replica at a path: reads the source's journal
+/// directly, in short read transactions, and applies it exactly once — each batch of whole source
+/// commits in one replica transaction together with the checkpoint, so a replicator killed
+/// anywhere and started again neither loses nor repeats a change.
+///
+/// ```swift
+/// let source = try Store(path: "/data/orders")
+/// let replicator = Replicator(source: source, replicaPath: "/backup/orders")
+/// let status = try replicator.run()          // catches up, then returns
+/// print(status.appliedSequence, status.lag)
+///
+/// var options = Replicator.Options()
+/// options.follow = true                      // keep up with new commits until stopped
+/// let follower = Replicator(source: source, replicaPath: "/backup/orders", options: options)
+/// Thread { _ = try? follower.run { status in print("lag", status.lag) } }.start()
+/// // … later, from any thread
+/// follower.stop()
+/// ```
+/// The replica is created when nothing is at its path. It is seeded from a snapshot of the
+/// source (``Store/writeSnapshot(to:)``, ``Store/seedReplica(at:fromSnapshot:options:)``) when
+/// ``Options/seedsFromSnapshot`` asks for it for a new replica, when a new replica's source no
+/// longer has its journal from the start, and whenever the replica is behind the source's
+/// truncation point (it is then replaced whole, and replication continues from the snapshot's
+/// sequence). The replica journals what it applies with each change's origin, so its observers
+/// fire and replicas chain (A → B → C); changes that originated in the replica are skipped.
+public final class Replicator: Sendable {
+    /// How a replicator runs.
+    public struct Options: Sendable {
+        /// Keep following the source's new commits until ``Replicator/stop()`` (default false:
+        /// return once the replica has caught up with what the source had).
+        public var follow = false
+        /// Seed a new replica (nothing at its path) from a snapshot of the source rather than by
+        /// applying the source's whole journal (default false; a source whose journal no longer
+        /// starts at its first entry is always seeded from a snapshot).
+        public var seedsFromSnapshot = false
+        /// The most entries read from the source in one read transaction and applied in one
+        /// replica transaction (default 10,000; whole commits are never split, so a larger commit
+        /// goes in one transaction of its own).
+        public var batchLimit = 10_000
+        /// How often a following replicator polls the source while nothing commits (see
+        /// ``JournalFollowOptions/pollInterval``).
+        public var pollInterval: ClosedRange<Duration> = .milliseconds(1) ... .milliseconds(5)
+        /// The options the replica is opened (and created) with.
+        public var replicaOptions = Store.Options()
+
+        public init() {}
+    }
+
+    /// Where a replicator stands, after each applied batch and when it returns.
+    public struct Status: Sendable, Equatable {
+        /// The source's store id.
+        public var source: UUID
+        /// The replica's store id (a new one after each reseed).
+        public var replica: UUID
+        /// Entries applied by this run.
+        public var applied = 0
+        /// Entries skipped by this run (already applied, derived, or made by the replica itself).
+        public var skipped = 0
+        /// The last source sequence applied to the replica (its checkpoint).
+        public var appliedSequence: UInt64 = 0
+        /// The source's last sequence when last read.
+        public var sourceLastSequence: UInt64 = 0
+        /// Times this run seeded the replica from a snapshot of the source.
+        public var reseeds = 0
+
+        /// Source entries not applied yet, as of the source's last sequence read.
+        public var lag: UInt64 { sourceLastSequence > appliedSequence ? sourceLastSequence - appliedSequence : 0 }
+    }
+
+    /// The store replicated.
+    public let source: Store
+    /// The replica's directory.
+    public let replicaPath: String
+    public let options: Options
+    private let stopped = Atomic<Bool>(false)
+
+    public init(source: Store, replicaPath: String, options: Options = Options()) {
+        self.source = source
+        self.replicaPath = replicaPath
+        self.options = options
+    }
+
+    /// Replicates until caught up (or, following, until ``stop()``), calling `progress` after each
+    /// applied batch. A stopped replicator stays stopped. Run it on one thread at a time.
+    /// - Returns: the last status.
+    /// - Throws: ``JournalApplyError`` (`sameStore`; `diverged` when the replica's records
+    ///   disagree with the source's changes), ``StoreError`` (the replica cannot be opened or
+    ///   created; `badSnapshot` when a reseed would replace something that is not a replica of
+    ///   the source).
+    @discardableResult
+    public func run(progress: ((Status) -> Void)? = nil) throws -> Status {
+        var status = Status(source: source.id, replica: source.id)
+        if Self.isSameDirectory(source.path, replicaPath) { throw sameStore }
+        var behind = false
+        while true {
+            // A replica behind the truncation point is seeded again; the old one was released
+            // at the end of the previous round (its directory is replaced).
+            let replica = behind ? try reseed(&status) : try openReplica(&status)
+            status.replica = replica.id
+            guard replica.id != source.id else { throw sameStore }
+            behind = try replicate(into: replica, &status, progress: progress)
+            if !behind { return status }
+        }
+    }
+
+    /// Applies the source's journal after the replica's checkpoint until caught up or stopped.
+    /// - Returns: true when the replica turned out to be behind the source's truncation point.
+    private func replicate(into replica: Store, _ status: inout Status, progress: ((Status) -> Void)?) throws -> Bool {
+        var run = try BatchRun(self, replica: replica)
+        status.appliedSequence = run.tail.position
+        var backoff = PollBackoff(options.pollInterval)
+        var prefetch: JournalPrefetch?
+        while !isStopped {
+            let batch: [JournalEntry]?
+            do {
+                if let next = prefetch {
+                    prefetch = nil
+                    (batch, run.tail) = try next.result()
+                } else {
+                    batch = try run.tail.poll()
+                }
+            } catch {
+                if Self.isExpired(error) { return true }
+                throw error
+            }
+            status.sourceLastSequence = max(run.tail.lastSequence, status.appliedSequence)
+            // A batch shorter than the limit (even empty) reached the end of its snapshot, so a
+            // commit the previous full batch cut is complete now and goes in.
+            guard let batch, !batch.isEmpty || run.holdsCutCommit else {
+                if !options.follow { break }
+                Thread.sleep(forTimeInterval: backoff.next().seconds)
+                continue
+            }
+            // A full batch: more is waiting. Read it while this one is applied.
+            if batch.count == run.limit { prefetch = JournalPrefetch(run.tail) }
+            let outcome = try run.apply(batch, sourceLast: run.tail.lastSequence)
+            status.applied += outcome.applied
+            status.skipped += outcome.skipped
+            status.appliedSequence = try replica.read { try $0.replicationCheckpoint(for: source.id) }
+            progress?(status)
+            backoff.reset()
+            if !options.follow && batch.count < run.limit { break }
+        }
+        return false
+    }
+
+    /// Ends ``run(progress:)`` after the batch it is applying (within one poll interval when idle).
+    public func stop() {
+        stopped.store(true, ordering: .releasing)
+    }
+
+    /// Whether ``stop()`` was called.
+    public var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    /// One replica's reading position and batching: the source's journal after the replica's
+    /// checkpoint, read in batches that may end inside a commit (the cut commit waits for its
+    /// rest), applied in whole commits.
+    private struct BatchRun {
+        var tail: JournalTail
+        var batcher: JournalApplier.Batcher
+        let limit: Int
+        /// The start of a commit the last batch cut, applied with the rest of it.
+        private var cut: [JournalEntry] = []
+
+        /// Whether a full batch ended with a commit that may go on in the next one.
+        var holdsCutCommit: Bool { !cut.isEmpty }
+
+        init(_ replicator: Replicator, replica: Store) throws {
+            let source = replicator.source
+            limit = max(1, replicator.options.batchLimit)
+            let checkpoint = try replica.read { try $0.replicationCheckpoint(for: source.id) }
+            tail = JournalTail(store: source, position: checkpoint, batchLimit: limit, consumer: nil)
+            batcher = JournalApplier.Batcher(applier: JournalApplier(store: replica, mode: .replica(source: source.id)), limit: limit)
+        }
+
+        /// Applies the whole commits of `batch` (with the cut commit before it), holding back a
+        /// commit a full batch may have cut.
+        mutating func apply(_ batch: [JournalEntry], sourceLast: UInt64) throws -> JournalApplier.Outcome {
+            let before = batcher.outcome
+            let entries = cut + batch
+            var end = entries.endIndex
+            if batch.count == limit, let last = entries.last {
+                end = entries.lastIndex { $0.commitID != last.commitID }.map { $0 + 1 } ?? entries.startIndex
+            }
+            cut = Array(entries[end...])
+            batcher.sourceLastSequence = sourceLast
+            var start = entries.startIndex
+            while start < end {
+                let commit = entries[start]
+                let next = entries[start..<end].firstIndex { $0.commitID != commit.commitID } ?? end
+                try batcher.add(Array(entries[start..<next]))
+                start = next
+            }
+            try batcher.flush()
+            return JournalApplier.Outcome(
+                applied: batcher.outcome.applied - before.applied, skipped: batcher.outcome.skipped - before.skipped)
+        }
+    }
+
+    /// The replica at ``replicaPath``: opened; created when nothing is there; seeded from a
+    /// snapshot when new and the options or the source's truncated journal ask for it.
+    private func openReplica(_ status: inout Status) throws -> Store {
+        var options = self.options.replicaOptions
+        guard Self.isAbsentOrEmpty(replicaPath) else {
+            // A data file may belong to a replica whose creation was interrupted before its first
+            // commit (an LMDB environment without anything in it): opening may finish making it
+            // (an environment holding anything else is still refused as not a store).
+            options.createIfMissing = FileManager.default.fileExists(atPath: (replicaPath as NSString).appendingPathComponent("data.mdb"))
+            return try Store(path: replicaPath, options: options)
+        }
+        let truncated = try source.read { try $0.oldestCoveredCursor() } > 0
+        if self.options.seedsFromSnapshot || truncated {
+            return try reseed(&status)
+        }
+        options.createIfMissing = true
+        return try Store(path: replicaPath, options: options)
+    }
+
+    /// Seeds the replica from a snapshot of the source written beside it.
+    private func reseed(_ status: inout Status) throws -> Store {
+        let name = (replicaPath as NSString).lastPathComponent
+        let snapshot = ((replicaPath as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent(".\(name).snapshot-\(UUID().uuidString).mdb")
+        defer { unlink(snapshot) }
+        let descriptor = open(snapshot, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else {
+            throw StoreError(.storage, "cannot write a snapshot beside the replica: \(String(cString: strerror(errno)))", path: replicaPath)
+        }
+        do {
+            defer { close(descriptor) }
+            try source.writeSnapshot(to: descriptor)
+        }
+        let replica = try Store.seedReplica(at: replicaPath, fromSnapshot: snapshot, options: options.replicaOptions)
+        status.reseeds += 1
+        status.replica = replica.id
+        return replica
+    }
+
+    private static func isAbsentOrEmpty(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return true }
+        return isDirectory.boolValue && ((try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) ?? false)
+    }
+
+    private var sameStore: JournalApplyError {
+        JournalApplyError(.sameStore, "\(replicaPath) is the source store itself; a store cannot replicate itself")
+    }
+
+    /// Whether two paths name one directory (device and inode), however spelled.
+    private static func isSameDirectory(_ a: String, _ b: String) -> Bool {
+        func identity(_ path: String) -> [Int]? {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                  let device = attributes[.systemNumber] as? Int, let inode = attributes[.systemFileNumber] as? Int else { return nil }
+            return [device, inode]
+        }
+        guard let first = identity(a) else { return false }
+        return first == identity(b)
+    }
+
+    private static func isExpired(_ error: any Error) -> Bool {
+        (error as? JournalRetentionError)?.code == .cursorExpired
+    }
+}
