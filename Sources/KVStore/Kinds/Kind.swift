@@ -55,6 +55,12 @@ public struct Kind: Sendable {
     /// person.keyPathsAffecting["label"] = ["fullName", "employer.name"]
     /// ```
     public var keyPathsAffecting: [String: [String]] = [:]
+    /// Whether the store records when each key of this kind's records last changed, and where
+    /// (``KeyStamp``), for ``WriteTransaction/merge(_:from:policy:)`` (default false). Register the
+    /// kind with it before its records are written, in every process that writes them: the flag
+    /// is not stored, so a change made without it (the `kvstore` tool registers no kinds) is not
+    /// stamped, and the key keeps its older stamp or none.
+    public var tracksModificationTimes = false
 
     /// An open kind: any key may be read and set.
     public init(_ name: String) throws(RecordRefError) {

@@ -9,6 +9,8 @@ extension WriteTransaction {
     /// range…); nothing of the entry is applied then, and the caller abandons the transaction.
     func apply(_ entry: JournalEntry) throws -> String? {
         let ref = entry.ref
+        modificationTime = entry.timestamp  // keys' modification times are the source's
+        defer { modificationTime = nil }
         switch entry.change {
         case .recordInserted:
             guard case .dictionary(let values)? = entry.newValue else { return "the inserted record's value is not a dictionary" }

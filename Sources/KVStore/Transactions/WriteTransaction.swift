@@ -29,6 +29,9 @@ public final class WriteTransaction: ReadTransaction {
     var priorsSentBefore = 0
     /// The origin to stamp on entries (replicated apply); nil for local changes.
     var origin: JournalOrigin?
+    /// The time to record as keys' modification time instead of the commit's (replicated apply:
+    /// the source entry's time); see ``stampModification(of:)``.
+    var modificationTime: Date?
     private var sequenceState: (commit: UInt64, last: UInt64)?
     /// Whether something was journaled under the current commit id (see ``startNextCommit()``).
     private var commitHasEntries = false
@@ -58,6 +61,7 @@ public final class WriteTransaction: ReadTransaction {
         try transaction.put(
             StoreLayout.sequenceKey(state.last), JournalCodec.encode(entry, encodedNew: encodedNew),
             in: databases.journal, append: true)
+        try stampModification(of: entry)
         if keepsEntries || store.observation.isObserved { entries.append(entry) }
         commitHasEntries = true
     }

@@ -23,6 +23,15 @@ enum TypedJSONDate {
     /// The longest fraction of a second accepted on input.
     private static let maxFractionDigits = 1100
 
+    /// The date as `$date` holds it, for messages: ISO 8601 text, `NaN`, `Infinity`, or seconds
+    /// since 2001 (Foundation's own formatting traps on dates that are not finite).
+    static func text(of date: Date) -> String {
+        switch form(of: date) {
+        case .text(let text): text
+        case .seconds(let seconds): "\(seconds)"
+        }
+    }
+
     static func form(of date: Date) -> Form {
         let interval = date.timeIntervalSinceReferenceDate
         if interval.isNaN { return .text("NaN") }

@@ -47,8 +47,9 @@ public struct VerificationReport: Sendable {
 extension Store {
     /// Checks the store's invariants: every record key names a valid reference, every record
     /// decodes and has only keys a key path can name and no top-level null; the per-kind
-    /// counters match the records; the journal's keys are sequences, contiguous from its first
-    /// entry to the `last-sequence` counter, every entry decodes and matches its key, commit ids
+    /// counters match the records; modification times (`stamps/`) decode and name records; the
+    /// journal's keys are sequences, contiguous from its first entry to the `last-sequence`
+    /// counter, every entry decodes and matches its key, commit ids
     /// never go back and none is past `last-commit`. When the journal reaches back to the store's
     /// creation, it is replayed into a temporary store and compared with the records (the
     /// comparison ``forEachDifference(from:_:)`` makes).
@@ -65,6 +66,7 @@ extension Store {
         var report = VerificationReport()
         try read { txn in
             let recordsDecode = try checkRecords(txn, into: &report, progress: progress)
+            try checkModificationTimes(txn, into: &report)
             let journalSound = try checkJournal(txn, into: &report, progress: progress)
             if !(report.firstSequence == 1 || (report.firstSequence == nil && report.lastSequence == 0)) {
                 report.replaySkipped = "the journal does not reach back to the store's creation"
