@@ -18,17 +18,10 @@ import Testing
         private let listener: Int32
 
         init(sending bytes: [UInt8]) throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let (listener, port) = try loopbackSocket()
             self.listener = listener
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
-            try #require(bound == 0 && listen(listener, 1) == 0)
-            _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
-            port = Int(UInt16(bigEndian: address.sin_port))
+            self.port = port
+            try #require(listen(listener, 1) == 0)
             Thread {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { return }
@@ -39,7 +32,19 @@ import Testing
             }.start()
         }
 
-        deinit { close(listener) }
+        // Used by one client each: the thread has accepted it before the server goes, so the
+        // closed descriptor (whose number another test may get next) is never accepted on.
+        deinit {
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+        }
+    }
+
+    /// A loopback port nothing listens on (bound, read and closed at once).
+    private func freePort() throws -> Int {
+        let (descriptor, port) = try loopbackSocket()
+        close(descriptor)
+        return port
     }
 
     private func failure(against bytes: [UInt8]) throws -> (ReplicationConnectionError?, String) {
@@ -92,11 +97,24 @@ import Testing
 
     @Test func nothingListeningIsUnreachable() throws {
         let directory = try NetworkDirectory()
-        let port = try FakeServer(sending: []).port   // released at once: nothing listens there now
+        let port = try freePort()
         let error = #expect(throws: ReplicationConnectionError.self) {
             try JournalClient(host: "127.0.0.1", port: port, replica: directory.path("replica")).run()
         }
         #expect(error?.code == .unreachable)
         #expect(error?.description == "tcp://127.0.0.1:\(port): cannot connect: Connection refused")
     }
+}
+
+/// A TCP socket bound to a free loopback port. - Returns: it and the port.
+private func loopbackSocket() throws -> (descriptor: Int32, port: Int) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+    try #require(bound == 0)
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
 }
