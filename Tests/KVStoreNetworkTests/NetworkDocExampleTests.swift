@@ -23,11 +23,11 @@ import TestSupport
         let lags = Failures()
         let ended = DispatchSemaphore(value: 0)
         Thread {                                  // applies, then follows until stopped
-            _ = try? client.run { status in lags.add("lag \(status.lag)") }
+            _ = try? client.run { status in lags.add("applied \(status.appliedSequence), lag \(status.lag)") }
             ended.signal()
         }.start()
         try store.setValue("Ada Lovelace", forKey: "name", of: RecordRef("person/ada"))
-        #expect(waitUntil { lags.all.contains("lag 0") })
+        #expect(waitUntil { lags.all.contains("applied 2, lag 0") })
         client.stop()
         #expect(ended.wait(timeout: .now() + 60) == .success)
         server.stop()
