@@ -17,7 +17,13 @@ import Testing
         #expect(demo.lines[named + 1].hasPrefix(#"  ↳ observer of person/ada name: "Ada" → "Ada Lovelace" (commit "#))
         #expect(demo.lines[named + 2] == #"  ↳ observer of invoice/1 customer.name: now "Ada Lovelace""#)
         #expect(demo.lines.contains(#"  ↳ observer of invoice/1 customer.name: initially "Ada""#))
-        #expect(demo.lines.filter { $0.hasPrefix("  ↳ ") }.count == 4)
+        #expect(demo.lines.filter { $0.hasPrefix("  ↳ ") }.count == 5)
+        // The typed layer's update writes only the key that differs; the replica refuses a local write.
+        #expect(demo.lines.contains { $0.hasSuffix("update(_:from:keys:) wrote only what differed, in one commit, and returned it: paid false → true.") })
+        #expect(demo.lines.contains("  ↳ observer of kind invoice: commit 12 modified 2"))
+        let replicated = try #require(demo.lines.firstIndex { $0.hasPrefix("Replicated the store into ") })
+        #expect(demo.lines[replicated].contains("17 journal entries applied exactly once") && demo.lines[replicated].hasSuffix("lag 0."))
+        #expect(demo.lines[replicated + 2].contains(": local writes are refused (kvstore promote "))
         let suggested = Array(demo.lines.suffix(5))
         #expect(suggested == [
             "  kvstore dump \(store)", "  kvstore journal list \(store)", "  kvstore value \(store) invoice @sum.amount",
@@ -30,7 +36,7 @@ import Testing
         let dump = try dir.succeed("dump", store)
         #expect(dump.stdout == """
             {"kind":"invoice","id":"1","values":{"amount":120,"customer":{"$ref":"person/ada"},"paid":true}}
-            {"kind":"invoice","id":"2","values":{"amount":85,"customer":{"$ref":"person/grace"},"paid":false}}
+            {"kind":"invoice","id":"2","values":{"amount":85,"customer":{"$ref":"person/grace"},"paid":true}}
             {"kind":"invoice","id":"3","values":{"amount":45,"customer":{"$ref":"person/ada"},"paid":true}}
             {"kind":"person","id":"ada","values":{"address":{"city":"Paris"},"age":0,"name":"Ada Lovelace","tags":["engines","math"]}}
             {"kind":"person","id":"grace","values":{"age":85,"name":"Grace Hopper"}}
@@ -39,7 +45,7 @@ import Testing
         let table = try dir.succeed("dump", store, "--format", "table").lines
         #expect(demo.lines.contains(table[0]) && table.allSatisfy(demo.lines.contains))
         let journal = try dir.succeed("journal", "list", store).objects()
-        let commits = journal.suffix(3).map { $0["commit"] }
+        let commits = journal.dropLast().suffix(3).map { $0["commit"] }   // the batch, before the typed update
         #expect(Set(commits).count == 1)
         #expect(demo.stdout.contains("share commit \(commits[0]!)"))
         #expect(demo.stdout.contains("  ↳ observer of kind invoice: commit \(commits[0]!) modified 1, 2, 3"))

@@ -11,6 +11,7 @@ struct DemoCommand: ParsableCommand {
             Creates a store with people and invoices, then shows kinds and their hooks, key \
             paths, observers reporting changes, a closed kind refusing an unknown key, a no-op set, index-level array edits, \
             collection operators, a key path through a reference, a batch sharing one commit, \
+            a typed model and an update writing only what differs, a replica refusing local writes, \
             the journal and a dump. The store is kept, so you can inspect it afterwards.
 
             Without PATH, the store goes in a new directory kvstore-demo-<random> under the \

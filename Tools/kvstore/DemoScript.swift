@@ -67,6 +67,8 @@ struct DemoScript {
         say("Through a reference, the key path customer.name of invoice/1 is "
             + "\(try show(store.value(forKeyPath: "customer.name", of: invoices[0]))).")
         try writeBatch(store, invoices: invoices)
+        try showTypedAccess(store, invoice: invoices[1])
+        try showReplication(store, invoice: invoices[1])
         try showJournalAndRecords(store)
     }
 
@@ -117,12 +119,12 @@ struct DemoScript {
         say("  kvstore verify \(quoted)")
     }
 
-    private func say(_ sentence: String = "") {
+    func say(_ sentence: String = "") {
         output.line(sentence)
         for report in observers?.takeReports() ?? [] { output.line(report) }
     }
 
-    private func show(_ value: Value?) -> String {
+    func show(_ value: Value?) -> String {
         value.map { TypedJSON.string(from: $0) } ?? "null"
     }
 
