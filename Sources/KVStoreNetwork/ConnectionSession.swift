@@ -9,7 +9,8 @@ import NIOCore
 final class ConnectionSession: Sendable {
     private enum Phase {
         case greeting
-        case awaitingRequest
+        /// Waiting for request number `turn` (0: the first, which has a time-out).
+        case awaitingRequest(turn: Int)
         /// Serving a request that has not started following (yet).
         case busy
         case following(JournalFollower)
@@ -23,6 +24,8 @@ final class ConnectionSession: Sendable {
     private let channel: any Channel
     private let phase = NIOLockedValueBox(Phase.greeting)
     private let lastWrite = NIOLockedValueBox<EventLoopFuture<Void>?>(nil)
+    /// Requests awaited so far, to tell a time-out's request from a later one.
+    private let turns = NIOLockedValueBox(0)
     private let peer: String
 
     init(server: JournalServer, channel: any Channel) {
@@ -52,7 +55,8 @@ final class ConnectionSession: Sendable {
         do {
             let (first, last) = try journalRange()
             write(ReplicationProtocol.greeting + Hello(storeID: store.id, firstSequence: first, lastSequence: last).frame)
-            phase.withLockedValue { if case .greeting = $0 { $0 = .awaitingRequest } }
+            phase.withLockedValue { if case .greeting = $0 { $0 = .awaitingRequest(turn: 0) } }
+            awaitRequest(turn: 0)
         } catch {
             refuse("the server cannot read its store: \(error)")
         }
@@ -126,6 +130,20 @@ final class ConnectionSession: Sendable {
         }
     }
 
+    /// Refuses the replica if request `turn` has not arrived within the request time-out.
+    private func awaitRequest(turn: Int) {
+        let timeout = server.configuration.requestTimeout
+        let nanoseconds = Int64(min(timeout.seconds, 1e9) * 1e9)
+        channel.eventLoop.scheduleTask(in: .nanoseconds(max(0, nanoseconds))) { [self] in
+            let silent = phase.withLockedValue { phase in
+                guard case .awaitingRequest(turn) = phase else { return false }
+                phase = .closed   // a request arriving now is out of turn
+                return true
+            }
+            if silent { refuse("the replica sent no request within \(timeout)") }
+        }
+    }
+
     /// The server stops: a following stream ends with its end frame; an idle connection closes.
     func stop() {
         let (follower, idle) = phase.withLockedValue { phase -> (JournalFollower?, Bool) in
@@ -166,10 +184,12 @@ final class ConnectionSession: Sendable {
             if request.flags.contains(.wantsSnapshot) || (behind && request.flags.contains(.acceptsSnapshot)) {
                 server.log("sending \(peer) a snapshot")
                 try sendSnapshot()
+                let turn = turns.withLockedValue { $0 += 1; return $0 }
                 let stopping = phase.withLockedValue { phase -> Bool in
-                    if case .busy = phase { phase = .awaitingRequest; return false }
+                    if case .busy = phase { phase = .awaitingRequest(turn: turn); return false }
                     return true
                 }
+                // No time-out for the next request: the replica may take long to seed itself.
                 if stopping { closeAfterWrites() }
                 return
             }

@@ -21,6 +21,11 @@ extension JournalServer {
         /// before the stream waits for the replica to read: a slow replica costs the server at most
         /// this plus one chunk (64 KiB of journal, or 1 MiB of snapshot).
         public var highWaterMark = 1 << 20
+        /// How long a replica may take to send its first request once connected (default 10 s):
+        /// one that stays silent is told so and disconnected, so connections that never ask
+        /// cannot hold the server's slots. (After a snapshot, the replica seeds itself first: its
+        /// next request has no time-out.)
+        public var requestTimeout: Duration = .seconds(10)
         /// How often a following replica is told the source's last sequence (default 1 s).
         public var positionInterval: Duration = .seconds(1)
         /// How the server follows the journal for following replicas.
