@@ -123,7 +123,7 @@ final class ConnectionSession: Sendable {
     /// busy stream gets the next one).
     func offerPosition(_ last: UInt64) {
         let frame = JournalStream.positionFrame(lastSequence: last)
-        // Under the phase lock: a stop cannot slip the stream's end frame in before this one.
+        // Under the phase lock: a stop cannot queue the stream's end frame before this one.
         phase.withLockedValue { phase in
             guard case .following = phase, window.reserveIfRoom(frame.count) else { return }
             write(frame, counted: true)
@@ -256,13 +256,17 @@ final class ConnectionSession: Sendable {
         }
     }
 
-    /// Hands `bytes` to the channel; `counted` bytes were reserved in the window and are released
-    /// once written.
+    /// Queues `bytes` for the channel; `counted` bytes were reserved in the window and are
+    /// released once written. Always through the event loop's queue, even on the event loop: so
+    /// bytes go out in the order they were queued from any thread (a position frame never passes
+    /// the stream's start queued before it), and no channel handler runs inside the caller (a
+    /// write that fails closes the channel, whose handlers take this session's locks).
     private func write(_ bytes: [UInt8], counted: Bool = false) {
-        let future = channel.writeAndFlush(channel.allocator.buffer(bytes: bytes))
+        let channel = channel
+        let future = channel.eventLoop.flatSubmit { channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)) }
         if counted {
-            let window = window
-            future.whenComplete { _ in window.release(bytes.count) }
+            let (window, count) = (window, bytes.count)
+            future.whenComplete { _ in window.release(count) }
         }
         lastWrite.withLockedValue { $0 = future }
     }

@@ -83,3 +83,43 @@ import TestSupport
     }
 }
 
+/// Followers that reset their connections while the server tells them its position: the server
+/// closes them and keeps serving (a write that fails on the event loop closes its channel at
+/// once; nothing may hold a lock the closing takes).
+@Suite struct ResetFollowerTests {
+    @Test func followersResettingWhileTheServerSendsPositionsLeaveItServing() throws {
+        let directory = try NetworkDirectory()
+        let source = try directory.store("source")
+        try commitItems(3, into: source)
+        let server = try startedServer(source) {
+            $0.positionInterval = .milliseconds(10)
+            $0.maxConnections = 64
+        }
+        defer { server.stop() }
+
+        for _ in 0..<40 {
+            var followers: [SocketConnection] = []
+            for _ in 0..<8 {
+                let connection = try SocketConnection(host: server.host, port: server.port, timeout: .seconds(20))
+                _ = try connection.read(ReplicationProtocol.greeting.count)
+                _ = try connection.readFrame()
+                try connection.sendAll(Request(after: 0, flags: [.follow]).frame)
+                #expect(try connection.readFrame().type == .journal)
+                followers.append(connection)
+            }
+            #expect(waitUntil(timeout: 20) { server.connectionStatistics.count == 8 })
+            for connection in followers { connection.reset() }
+            followers = []
+            #expect(waitUntil(timeout: 20) { server.connectionStatistics.isEmpty })
+        }
+        try client(of: server, into: directory.path("replica")).run()
+    }
+}
+
+extension SocketConnection {
+    /// Closes with a reset (linger 0), as a crashed peer's kernel does.
+    func reset() {
+        var value = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
+    }
+}
