@@ -19,7 +19,8 @@ extension JournalServer {
         public var maxConnections = 16
         /// Per connection, the most bytes handed to the network and not yet sent (default 1 MiB)
         /// before the stream waits for the replica to read: a slow replica costs the server at most
-        /// this plus one chunk (64 KiB of journal, or 1 MiB of snapshot).
+        /// this plus one chunk (64 KiB of journal — or one entry, when larger — or 1 MiB of
+        /// snapshot).
         public var highWaterMark = 1 << 20
         /// How long a replica may take to send its first request once connected (default 10 s):
         /// one that stays silent is told so and disconnected, so connections that never ask
