@@ -176,11 +176,11 @@ final class ConnectionSession: Sendable {
     private func serve(_ request: Request) {
         do {
             let (first, last) = try journalRange()
-            let behind = request.after + 1 < first
             if request.after > last {
                 refuse("the replica has applied the source through sequence \(request.after), but the source's journal ends at \(last): it is not a copy of this source's history (restored from an older backup?)")
                 return
             }
+            let behind = request.after + 1 < first   // after ≤ last: no overflow
             if request.flags.contains(.wantsSnapshot) || (behind && request.flags.contains(.acceptsSnapshot)) {
                 server.log("sending \(peer) a snapshot")
                 try sendSnapshot()

@@ -55,7 +55,8 @@ import TestSupport
         #expect(throws: ReplicationConnectionError.self) { try connection.readFrame() }   // then closed
     }
 
-    @Test func aReplicaPastTheSourcesLastSequenceIsRefused() throws {
+    @Test(arguments: [9, UInt64.max])
+    func aReplicaPastTheSourcesLastSequenceIsRefused(after: UInt64) throws {
         let directory = try NetworkDirectory()
         let source = try directory.store("source")
         try commitItems(3, into: source)
@@ -63,9 +64,9 @@ import TestSupport
         defer { server.stop() }
         let (connection, _, _) = try connect(server)
 
-        try connection.sendAll(Request(after: 9, flags: []).frame)
+        try connection.sendAll(Request(after: after, flags: [.follow, .acceptsSnapshot]).frame)
 
-        #expect(message(try connection.readFrame()).contains("has applied the source through sequence 9, but the source's journal ends at 3"))
+        #expect(message(try connection.readFrame()).contains("has applied the source through sequence \(after), but the source's journal ends at 3"))
     }
 
     @Test func connectionsPastTheLimitAreToldTheServerIsBusy() throws {
