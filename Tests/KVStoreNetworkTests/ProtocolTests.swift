@@ -69,6 +69,29 @@ import TestSupport
         #expect(message(try connection.readFrame()).contains("has applied the source through sequence \(after), but the source's journal ends at 3"))
     }
 
+    @Test func aFollowingReplicaIsToldTheSourcesPositionInItsStream() throws {
+        let directory = try NetworkDirectory()
+        let source = try directory.store("source")
+        try commitItems(3, into: source)
+        let server = try startedServer(source)
+        defer { server.stop() }
+        let (connection, _, _) = try connect(server)
+        try connection.sendAll(Request(after: 3, flags: [.follow]).frame)
+        #expect(try connection.readFrame().type == .journal)
+        let reader = try JournalStreamReader(start: connection.takeBuffered(), fileDescriptor: connection.descriptor)
+
+        guard case .position(let first) = try reader.nextItem() else { Issue.record("no position first"); return }
+        #expect(first == 3)
+        try commitItems(2, startingAt: 3, into: source)
+        var commits = 0
+        while true {
+            let item = try #require(try reader.nextItem())
+            if case .commit = item { commits += 1 }
+            if case .position(let last) = item, last == 5 { break }
+        }
+        #expect(commits == 2 && reader.sourceLastSequence == 5)
+    }
+
     @Test func connectionsPastTheLimitAreToldTheServerIsBusy() throws {
         let directory = try NetworkDirectory()
         let server = try startedServer(try directory.store("source")) { $0.maxConnections = 1 }
