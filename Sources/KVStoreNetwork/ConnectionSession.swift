@@ -31,7 +31,7 @@ final class ConnectionSession: Sendable {
     init(server: JournalServer, channel: any Channel) {
         self.server = server
         self.channel = channel
-        window = OutboundWindow(highWaterMark: server.configuration.highWaterMark)
+        window = OutboundWindow(highWaterMark: server.configuration.highWaterMark, stallTimeout: server.configuration.stallTimeout)
         peer = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "a replica"
     }
 
@@ -206,7 +206,11 @@ final class ConnectionSession: Sendable {
             }
             closeAfterWrites()
         } catch is OutboundWindow.Closed {
-            // The replica left; nothing to tell it.
+            // The replica left (nothing to tell it), or stopped reading: it goes.
+            if window.isStalled {
+                server.log("disconnected \(peer): it read nothing for \(server.configuration.stallTimeout)")
+                disconnect()
+            }
         } catch {
             if isFollowing || window.isClosed {
                 server.log("stream to \(peer) failed: \(error)")

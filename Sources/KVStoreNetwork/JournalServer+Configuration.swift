@@ -27,6 +27,11 @@ extension JournalServer {
         /// cannot hold the server's slots. (After a snapshot, the replica seeds itself first: its
         /// next request has no time-out.)
         public var requestTimeout: Duration = .seconds(10)
+        /// How long a stream waits for its replica to read (its window full) before the replica
+        /// counts as gone and is disconnected (default 60 s): one that stops reading cannot hold
+        /// a slot and a thread forever. When it reads again it finds the connection closed, and a
+        /// following replica reconnects and resumes after its checkpoint.
+        public var stallTimeout: Duration = .seconds(60)
         /// How often a following replica is told the source's last sequence (default 1 s).
         public var positionInterval: Duration = .seconds(1)
         /// How the server follows the journal for following replicas.

@@ -52,6 +52,30 @@ import TestSupport
         #expect(isIdle(server))
     }
 
+    @Test func aReplicaThatStopsReadingIsDisconnectedAndItsSlotFreed() throws {
+        let directory = try NetworkDirectory()
+        let source = try directory.store("source")
+        let text = String(repeating: "x", count: 2048)
+        try source.write { txn in
+            for i in 0..<200 { try txn.insert(["text": .string(text)], as: RecordRef("blob/\(i)")) }
+        }
+        let server = try startedServer(source) {
+            $0.maxConnections = 1
+            $0.highWaterMark = 32 << 10
+            $0.socketSendBuffer = 4096
+            $0.stallTimeout = .milliseconds(300)
+        }
+        defer { server.stop() }
+        let stalled = try SocketConnection(host: server.host, port: server.port, timeout: .seconds(20), receiveBuffer: 4096)
+        _ = try stalled.read(ReplicationProtocol.greeting.count)
+        _ = try stalled.readFrame()
+
+        try stalled.sendAll(Request(after: 0, flags: [.follow]).frame)   // then reads nothing
+
+        #expect(isIdle(server))
+        try client(of: server, into: directory.path("replica")).run()   // the slot is free again
+    }
+
     @Test func everyWayOfLeavingGivesTheSlotAndThreadBack() throws {
         let directory = try NetworkDirectory()
         let source = try directory.store("source")
