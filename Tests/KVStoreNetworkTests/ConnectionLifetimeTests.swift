@@ -55,10 +55,7 @@ import TestSupport
     @Test func aReplicaThatStopsReadingIsDisconnectedAndItsSlotFreed() throws {
         let directory = try NetworkDirectory()
         let source = try directory.store("source")
-        let text = String(repeating: "x", count: 2048)
-        try source.write { txn in
-            for i in 0..<200 { try txn.insert(["text": .string(text)], as: RecordRef("blob/\(i)")) }
-        }
+        try commitBlobs(200, of: 2048, into: source)
         let server = try startedServer(source) {
             $0.maxConnections = 1
             $0.highWaterMark = 32 << 10
@@ -79,10 +76,7 @@ import TestSupport
     @Test func everyWayOfLeavingGivesTheSlotAndThreadBack() throws {
         let directory = try NetworkDirectory()
         let source = try directory.store("source")
-        let text = String(repeating: "x", count: 4096)
-        try source.write { txn in
-            for i in 0..<300 { try txn.insert(["text": .string(text)], as: RecordRef("blob/\(i)")) }
-        }
+        try commitBlobs(300, of: 4096, into: source)
         let server = try startedServer(source) { $0.maxConnections = 1 }
         defer { server.stop() }
 

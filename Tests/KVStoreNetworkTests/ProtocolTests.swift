@@ -112,10 +112,7 @@ import TestSupport
     @Test func aReplicaThatDoesNotReadHoldsTheServerToItsHighWaterMark() throws {
         let directory = try NetworkDirectory()
         let source = try directory.store("source")
-        let text = String(repeating: "x", count: 2048)
-        try source.write { txn in
-            for i in 0..<200 { try txn.insert(["text": .string(text)], as: RecordRef("blob/\(i)")) }
-        }
+        try commitBlobs(200, of: 2048, into: source)
         let highWaterMark = 32 << 10
         let server = try startedServer(source) {
             $0.highWaterMark = highWaterMark
