@@ -32,7 +32,9 @@ extension JournalServer {
         /// a slot and a thread forever. When it reads again it finds the connection closed, and a
         /// following replica reconnects and resumes after its checkpoint.
         public var stallTimeout: Duration = .seconds(60)
-        /// How often a following replica is told the source's last sequence (default 1 s).
+        /// How often a following replica is told the source's last sequence (default 1 s). Keep
+        /// it well below the replicas' ``JournalClient/Options/timeout`` (10 s by default): a
+        /// replica that hears nothing for that long counts the connection as lost and reconnects.
         public var positionInterval: Duration = .seconds(1)
         /// How the server follows the journal for following replicas.
         public var follow = JournalFollowOptions()
