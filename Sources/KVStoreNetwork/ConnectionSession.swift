@@ -9,7 +9,8 @@ import NIOCore
 final class ConnectionSession: Sendable {
     private enum Phase {
         case greeting
-        case awaitingRequest
+        /// Waiting for request number `turn` (0: the first, which has a time-out).
+        case awaitingRequest(turn: Int)
         /// Serving a request that has not started following (yet).
         case busy
         case following(JournalFollower)
@@ -23,12 +24,14 @@ final class ConnectionSession: Sendable {
     private let channel: any Channel
     private let phase = NIOLockedValueBox(Phase.greeting)
     private let lastWrite = NIOLockedValueBox<EventLoopFuture<Void>?>(nil)
+    /// Requests awaited so far, to tell a time-out's request from a later one.
+    private let turns = NIOLockedValueBox(0)
     private let peer: String
 
     init(server: JournalServer, channel: any Channel) {
         self.server = server
         self.channel = channel
-        window = OutboundWindow(highWaterMark: server.configuration.highWaterMark)
+        window = OutboundWindow(highWaterMark: server.configuration.highWaterMark, stallTimeout: server.configuration.stallTimeout)
         peer = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "a replica"
     }
 
@@ -52,7 +55,8 @@ final class ConnectionSession: Sendable {
         do {
             let (first, last) = try journalRange()
             write(ReplicationProtocol.greeting + Hello(storeID: store.id, firstSequence: first, lastSequence: last).frame)
-            phase.withLockedValue { if case .greeting = $0 { $0 = .awaitingRequest } }
+            phase.withLockedValue { if case .greeting = $0 { $0 = .awaitingRequest(turn: 0) } }
+            awaitRequest(turn: 0)
         } catch {
             refuse("the server cannot read its store: \(error)")
         }
@@ -119,10 +123,24 @@ final class ConnectionSession: Sendable {
     /// busy stream gets the next one).
     func offerPosition(_ last: UInt64) {
         let frame = JournalStream.positionFrame(lastSequence: last)
-        // Under the phase lock: a stop cannot slip the stream's end frame in before this one.
+        // Under the phase lock: a stop cannot queue the stream's end frame before this one.
         phase.withLockedValue { phase in
             guard case .following = phase, window.reserveIfRoom(frame.count) else { return }
             write(frame, counted: true)
+        }
+    }
+
+    /// Refuses the replica if request `turn` has not arrived within the request time-out.
+    private func awaitRequest(turn: Int) {
+        let timeout = server.configuration.requestTimeout
+        let nanoseconds = Int64(min(timeout.seconds, 1e9) * 1e9)
+        channel.eventLoop.scheduleTask(in: .nanoseconds(max(0, nanoseconds))) { [self] in
+            let silent = phase.withLockedValue { phase in
+                guard case .awaitingRequest(turn) = phase else { return false }
+                phase = .closed   // a request arriving now is out of turn
+                return true
+            }
+            if silent { refuse("the replica sent no request within \(timeout)") }
         }
     }
 
@@ -158,18 +176,20 @@ final class ConnectionSession: Sendable {
     private func serve(_ request: Request) {
         do {
             let (first, last) = try journalRange()
-            let behind = request.after + 1 < first
             if request.after > last {
                 refuse("the replica has applied the source through sequence \(request.after), but the source's journal ends at \(last): it is not a copy of this source's history (restored from an older backup?)")
                 return
             }
+            let behind = request.after + 1 < first   // after ≤ last: no overflow
             if request.flags.contains(.wantsSnapshot) || (behind && request.flags.contains(.acceptsSnapshot)) {
                 server.log("sending \(peer) a snapshot")
                 try sendSnapshot()
+                let turn = turns.withLockedValue { $0 += 1; return $0 }
                 let stopping = phase.withLockedValue { phase -> Bool in
-                    if case .busy = phase { phase = .awaitingRequest; return false }
+                    if case .busy = phase { phase = .awaitingRequest(turn: turn); return false }
                     return true
                 }
+                // No time-out for the next request: the replica may take long to seed itself.
                 if stopping { closeAfterWrites() }
                 return
             }
@@ -186,7 +206,11 @@ final class ConnectionSession: Sendable {
             }
             closeAfterWrites()
         } catch is OutboundWindow.Closed {
-            // The replica left; nothing to tell it.
+            // The replica left (nothing to tell it), or stopped reading: it goes.
+            if window.isStalled {
+                server.log("disconnected \(peer): it read nothing for \(server.configuration.stallTimeout)")
+                disconnect()
+            }
         } catch {
             if isFollowing || window.isClosed {
                 server.log("stream to \(peer) failed: \(error)")
@@ -236,13 +260,17 @@ final class ConnectionSession: Sendable {
         }
     }
 
-    /// Hands `bytes` to the channel; `counted` bytes were reserved in the window and are released
-    /// once written.
+    /// Queues `bytes` for the channel; `counted` bytes were reserved in the window and are
+    /// released once written. Always through the event loop's queue, even on the event loop: so
+    /// bytes go out in the order they were queued from any thread (a position frame never passes
+    /// the stream's start queued before it), and no channel handler runs inside the caller (a
+    /// write that fails closes the channel, whose handlers take this session's locks).
     private func write(_ bytes: [UInt8], counted: Bool = false) {
-        let future = channel.writeAndFlush(channel.allocator.buffer(bytes: bytes))
+        let channel = channel
+        let future = channel.eventLoop.flatSubmit { channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)) }
         if counted {
-            let window = window
-            future.whenComplete { _ in window.release(bytes.count) }
+            let (window, count) = (window, bytes.count)
+            future.whenComplete { _ in window.release(count) }
         }
         lastWrite.withLockedValue { $0 = future }
     }

@@ -19,9 +19,22 @@ extension JournalServer {
         public var maxConnections = 16
         /// Per connection, the most bytes handed to the network and not yet sent (default 1 MiB)
         /// before the stream waits for the replica to read: a slow replica costs the server at most
-        /// this plus one chunk (64 KiB of journal, or 1 MiB of snapshot).
+        /// this plus one chunk (64 KiB of journal — or one entry, when larger — or 1 MiB of
+        /// snapshot).
         public var highWaterMark = 1 << 20
-        /// How often a following replica is told the source's last sequence (default 1 s).
+        /// How long a replica may take to send its first request once connected (default 10 s):
+        /// one that stays silent is told so and disconnected, so connections that never ask
+        /// cannot hold the server's slots. (After a snapshot, the replica seeds itself first: its
+        /// next request has no time-out.)
+        public var requestTimeout: Duration = .seconds(10)
+        /// How long a stream waits for its replica to read (its window full) before the replica
+        /// counts as gone and is disconnected (default 60 s): one that stops reading cannot hold
+        /// a slot and a thread forever. When it reads again it finds the connection closed, and a
+        /// following replica reconnects and resumes after its checkpoint.
+        public var stallTimeout: Duration = .seconds(60)
+        /// How often a following replica is told the source's last sequence (default 1 s). Keep
+        /// it well below the replicas' ``JournalClient/Options/timeout`` (10 s by default): a
+        /// replica that hears nothing for that long counts the connection as lost and reconnects.
         public var positionInterval: Duration = .seconds(1)
         /// How the server follows the journal for following replicas.
         public var follow = JournalFollowOptions()

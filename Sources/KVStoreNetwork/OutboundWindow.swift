@@ -11,6 +11,8 @@ final class OutboundWindow: Sendable {
     private struct State: Equatable {
         var outstanding = 0
         var closed = false
+        /// Closed because a sender waited longer than the stall time-out.
+        var stalled = false
         /// Most bytes outstanding at once.
         var peak = 0
         /// Sends that had to wait for room.
@@ -18,20 +20,29 @@ final class OutboundWindow: Sendable {
     }
 
     let highWaterMark: Int
+    /// How long a sender waits for room before the window closes as stalled.
+    let stallTimeout: Duration
     /// The lock's value says whether a sender may go on: there is room, or the window closed.
     private let condition = ConditionLock<Bool>(value: true)
     private let state = NIOLockedValueBox(State())
 
-    init(highWaterMark: Int) {
+    init(highWaterMark: Int, stallTimeout: Duration) {
         self.highWaterMark = max(1, highWaterMark)
+        self.stallTimeout = stallTimeout
     }
 
     /// Waits until fewer bytes than the high-water mark are outstanding, then counts `count`
-    /// more. - Throws: ``Closed`` once the window is closed.
+    /// more. - Throws: ``Closed`` once the window is closed — by ``close()``, or by this wait
+    /// lasting longer than the stall time-out (``isStalled``).
     func reserve(_ count: Int) throws(Closed) {
         if !condition.lock(whenValue: true, timeoutSeconds: 0) {
             state.withLockedValue { $0.waits += 1 }
-            condition.lock(whenValue: true)
+            guard condition.lock(whenValue: true, timeoutSeconds: min(max(stallTimeout.seconds, 0), 1e9)) else {
+                condition.lock()
+                state.withLockedValue { $0.closed = true; $0.stalled = true }
+                condition.unlock(withValue: true)
+                throw Closed()
+            }
         }
         let closed = state.withLockedValue { state in
             if !state.closed {
@@ -73,6 +84,9 @@ final class OutboundWindow: Sendable {
 
     /// Whether the window was closed.
     var isClosed: Bool { state.withLockedValue { $0.closed } }
+
+    /// Whether the window closed because a sender waited for room too long.
+    var isStalled: Bool { state.withLockedValue { $0.stalled } }
 
     /// The most bytes outstanding at once, and how many sends waited for room.
     var statistics: (peak: Int, waits: Int) { state.withLockedValue { ($0.peak, $0.waits) } }

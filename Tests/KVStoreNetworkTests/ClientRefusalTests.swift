@@ -95,6 +95,27 @@ import Testing
         #expect(error?.message == "connection lost: the server sent nothing for too long")
     }
 
+    @Test(arguments: [false, true])
+    func aServerThatStopsMidSnapshotLeavesTheReplicaAsItWasAndNoSnapshotFile(replicaExists: Bool) throws {
+        let directory = try NetworkDirectory()
+        let replica = directory.path("replica")
+        if replicaExists { try commitItems(2, into: try Store(path: replica)) }
+        let hello = Hello(storeID: UUID(), firstSequence: 5, lastSequence: 9).frame
+        let server = try FakeServer(sending: ReplicationProtocol.greeting + hello + ReplicationProtocol.frame(.snapshotData, [UInt8](repeating: 7, count: 4096)))
+        var options = JournalClient.Options(startFromSnapshot: true)
+        options.timeout = .milliseconds(300)
+        let client = JournalClient(host: "127.0.0.1", port: server.port, replica: replica, options: options)
+
+        let error = #expect(throws: ReplicationConnectionError.self) { try client.run() }
+
+        #expect(error?.code == .connectionLost)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == (replicaExists ? ["replica"] : []))
+        if replicaExists {
+            let store = try Store(path: replica)
+            #expect(try lastSequence(store) == 2 && store.replicaSource == nil)
+        }
+    }
+
     @Test func nothingListeningIsUnreachable() throws {
         let directory = try NetworkDirectory()
         let port = try freePort()

@@ -89,6 +89,15 @@ func commitItems(_ count: Int, startingAt start: Int = 0, into store: Store) thr
     }
 }
 
+/// One commit of `count` records of kind `blob`, each a text of `bytes` bytes: a journal larger
+/// than a connection's buffers.
+func commitBlobs(_ count: Int, of bytes: Int, into store: Store) throws {
+    let text = String(repeating: "x", count: bytes)
+    try store.write { txn in
+        for i in 0..<count { try txn.insert(["text": .string(text)], as: RecordRef("blob/\(i)")) }
+    }
+}
+
 /// The records of two stores differ nowhere.
 func sameRecords(_ a: Store, _ b: Store) throws -> Bool {
     var differences = 0

@@ -55,7 +55,8 @@ import TestSupport
         #expect(throws: ReplicationConnectionError.self) { try connection.readFrame() }   // then closed
     }
 
-    @Test func aReplicaPastTheSourcesLastSequenceIsRefused() throws {
+    @Test(arguments: [9, UInt64.max])
+    func aReplicaPastTheSourcesLastSequenceIsRefused(after: UInt64) throws {
         let directory = try NetworkDirectory()
         let source = try directory.store("source")
         try commitItems(3, into: source)
@@ -63,9 +64,34 @@ import TestSupport
         defer { server.stop() }
         let (connection, _, _) = try connect(server)
 
-        try connection.sendAll(Request(after: 9, flags: []).frame)
+        try connection.sendAll(Request(after: after, flags: [.follow, .acceptsSnapshot]).frame)
 
-        #expect(message(try connection.readFrame()).contains("has applied the source through sequence 9, but the source's journal ends at 3"))
+        #expect(message(try connection.readFrame()).contains("has applied the source through sequence \(after), but the source's journal ends at 3"))
+    }
+
+    @Test func aFollowingReplicaIsToldTheSourcesPositionInItsStream() throws {
+        let directory = try NetworkDirectory()
+        let source = try directory.store("source")
+        try commitItems(3, into: source)
+        let server = try startedServer(source)
+        defer { server.stop() }
+        let (connection, _, _) = try connect(server)
+        try connection.sendAll(Request(after: 3, flags: [.follow]).frame)
+        #expect(try connection.readFrame().type == .journal)
+        let reader = try JournalStreamReader(start: connection.takeBuffered(), fileDescriptor: connection.descriptor)
+
+        guard case .position(let first) = try reader.nextItem() else { Issue.record("no position first"); return }
+        #expect(first == 3)
+        try commitItems(2, startingAt: 3, into: source)
+        // The position may run ahead of the commits (it is read from the store, not the stream).
+        var (commits, toldFive) = (0, false)
+        while commits < 2 || !toldFive {
+            switch try #require(try reader.nextItem()) {
+            case .commit: commits += 1
+            case .position(let last): toldFive = toldFive || last == 5
+            }
+        }
+        #expect(commits == 2 && reader.sourceLastSequence == 5)
     }
 
     @Test func connectionsPastTheLimitAreToldTheServerIsBusy() throws {
@@ -88,10 +114,7 @@ import TestSupport
     @Test func aReplicaThatDoesNotReadHoldsTheServerToItsHighWaterMark() throws {
         let directory = try NetworkDirectory()
         let source = try directory.store("source")
-        let text = String(repeating: "x", count: 2048)
-        try source.write { txn in
-            for i in 0..<200 { try txn.insert(["text": .string(text)], as: RecordRef("blob/\(i)")) }
-        }
+        try commitBlobs(200, of: 2048, into: source)
         let highWaterMark = 32 << 10
         let server = try startedServer(source) {
             $0.highWaterMark = highWaterMark

@@ -135,6 +135,9 @@ public final class JournalStreamReader {
     }
 
     private func readEntry(_ payload: ArraySlice<UInt8>, at: Int) throws(JournalStreamError) {
+        if lastSequence == .max {
+            throw error(.malformed, "holds an entry after entry \(UInt64.max): no entry can follow entry \(UInt64.max)", at: at)
+        }
         let expected = lastSequence.map { $0 + 1 } ?? header.firstSequence
         let entry: JournalEntry
         switch payload.withUnsafeBytes(EntryDecoding.decode) {
