@@ -24,7 +24,8 @@ import Darwin
 /// // … later, from any thread
 /// follower.stop()
 /// ```
-/// The replica is created when nothing is at its path. It is seeded from a snapshot of the
+/// The replica is created when nothing is at its path (a replica from the start, refusing local
+/// writes even before anything was applied). It is seeded from a snapshot of the
 /// source (``Store/writeSnapshot(to:)``, ``Store/seedReplica(at:fromSnapshot:options:)``) when
 /// ``Options/seedsFromSnapshot`` asks for it for a new replica, when a new replica's source no
 /// longer has its journal from the start, and whenever the replica is behind the source's
@@ -221,7 +222,11 @@ public final class Replicator: Sendable {
             return try reseed(&status)
         }
         options.createIfMissing = true
-        return try Store(path: replicaPath, options: options)
+        let replica = try Store(path: replicaPath, options: options)
+        // A replica from the start, even of a source with nothing to apply yet.
+        let sourceLast = try source.read { try $0.lastSequence() }
+        try replica.write { txn in try txn.beginReplica(of: source.id, sourceLastSequence: sourceLast) }
+        return replica
     }
 
     /// Seeds the replica from a snapshot of the source written beside it.

@@ -45,6 +45,23 @@ import TestSupport
         #expect(try allRecords(replica) == allRecords(source.store))
     }
 
+    /// A replica made of a source with nothing in its journal yet is a replica all the same: it
+    /// refuses local writes (they would diverge from the source's first changes) and reports its lag.
+    @Test func aNewReplicaOfAnEmptySourceIsAReplica() throws {
+        let empty = try TemporaryStore()
+        let status = try replicator(from: empty.store).run()
+        #expect(status.applied == 0 && status.appliedSequence == 0)
+        let replica = try Store(path: path("replica"))
+        #expect(try replica.read { try $0.replicationRole() } == .replica(of: empty.store.id))
+        #expect(try replica.read { try $0.replicationSources() } == [
+            ReplicationSourceStatus(source: empty.store.id, appliedSequence: 0, sourceLastSequence: 0),
+        ])
+        #expect(performing: { try replica.insert(["n": 1], as: ref("thing/1")) }, throws: { ($0 as? StoreError)?.code == .replica })
+        try empty.store.insert(["n": 2], as: ref("thing/1"))
+        #expect(try replicator(from: empty.store).run().applied == 1)
+        #expect(try allRecords(replica) == allRecords(empty.store))
+    }
+
     @Test func smallBatchesNeverSplitACommit() throws {
         try source.store.write { txn in
             for i in 0..<7 { try txn.insert(["i": .int(Int64(i))], as: ref("thing/\(i)")) }
