@@ -100,6 +100,7 @@ public final class Replicator: Sendable {
     public func run(progress: ((Status) -> Void)? = nil) throws -> Status {
         var status = Status(source: source.id, replica: source.id)
         if Self.isSameDirectory(source.path, replicaPath) { throw sameStore }
+        SeedingLeftovers.remove(beside: replicaPath)
         var behind = false
         while true {
             // A replica behind the truncation point is seeded again; the old one was released
@@ -235,14 +236,14 @@ public final class Replicator: Sendable {
         let snapshot = ((replicaPath as NSString).deletingLastPathComponent as NSString)
             .appendingPathComponent(".\(name).snapshot-\(UUID().uuidString).mdb")
         defer { unlink(snapshot) }
-        let descriptor = open(snapshot, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        let descriptor = open(snapshot, O_RDWR | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else {
             throw StoreError(.storage, "cannot write a snapshot beside the replica: \(String(cString: strerror(errno)))", path: replicaPath)
         }
-        do {
-            defer { close(descriptor) }
-            try source.writeSnapshot(to: descriptor)
-        }
+        // Locked while in use, so that another run takes it for a leftover only once this one is gone.
+        defer { close(descriptor) }
+        flock(descriptor, LOCK_EX)
+        try source.writeSnapshot(to: descriptor)
         let replica = try Store.seedReplica(at: replicaPath, fromSnapshot: snapshot, options: options.replicaOptions)
         status.reseeds += 1
         status.replica = replica.id

@@ -62,6 +62,25 @@ import TestSupport
         #expect(try allRecords(replica) == allRecords(empty.store))
     }
 
+    /// A run killed while reseeding leaves its snapshot and the store it was building beside the
+    /// replica (hidden, named after it); the next run removes them, but not those a live run
+    /// holds locked, nor anything else.
+    @Test func leftoversOfAKilledReseedAreRemovedByTheNextRun() throws {
+        let leftovers = [".replica.snapshot-\(UUID().uuidString).mdb", ".replica.seeding-\(UUID().uuidString)", ".replica.seeding-\(UUID().uuidString).old"]
+        try Data("x".utf8).write(to: URL(fileURLWithPath: path(leftovers[0])))
+        for name in leftovers.dropFirst() {
+            try FileManager.default.createDirectory(atPath: path(name), withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: URL(fileURLWithPath: path(name) + "/data.mdb"))
+        }
+        let inUse = ".replica.snapshot-\(UUID().uuidString).mdb", kept = [".replica.notes", ".other.seeding-\(UUID().uuidString)", inUse]
+        for name in kept { try Data("x".utf8).write(to: URL(fileURLWithPath: path(name))) }
+        let held = open(path(inUse), O_RDONLY)
+        defer { close(held) }
+        #expect(flock(held, LOCK_EX) == 0)
+        try replicator { $0.seedsFromSnapshot = true }.run()
+        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: directory.path)) == Set(kept + ["replica"]))
+    }
+
     @Test func smallBatchesNeverSplitACommit() throws {
         try source.store.write { txn in
             for i in 0..<7 { try txn.insert(["i": .int(Int64(i))], as: ref("thing/\(i)")) }
