@@ -12,6 +12,10 @@ import Darwin
 /// reset the lock file under it. ``Environment/open(path:options:)`` therefore hands out the
 /// environment already open for a directory (identified by device and inode, so different
 /// spellings of one path match), and a new one is opened only after the old one has fully closed.
+/// An open environment is handed out only while its data file is still the directory's
+/// `data.mdb`: once the files were removed or replaced (or the directory was removed and its
+/// inode reused by a new one), the directory gets an environment of its own, and the old one goes
+/// on with its own files until released.
 enum EnvironmentRegistry {
     struct DirectoryID: Hashable {
         let device: UInt64
@@ -20,7 +24,22 @@ enum EnvironmentRegistry {
 
     final class Entry: @unchecked Sendable {
         weak var environment: Environment?
-        init(_ environment: Environment) { self.environment = environment }
+        /// The environment's handle, to tell its own entry from a later one for the directory.
+        let handle: OpaquePointer
+        /// The device and inode of the data file the environment has open.
+        let dataFile: DirectoryID?
+        init(_ environment: Environment) {
+            self.environment = environment
+            handle = environment.handle
+            dataFile = Self.openDataFile(environment.handle)
+        }
+
+        private static func openDataFile(_ handle: OpaquePointer) -> DirectoryID? {
+            var fd: mdb_filehandle_t = -1
+            var info = stat()
+            guard mdb_env_get_fd(handle, &fd) == 0, fstat(fd, &info) == 0 else { return nil }
+            return DirectoryID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        }
     }
 
     static let entries = LockedState<[DirectoryID: Entry]>([:])
@@ -39,8 +58,14 @@ enum EnvironmentRegistry {
         while true {
             let outcome: Result<Environment, LMDBError>? = entries.withLock { table in
                 if let entry = table[id] {
-                    // Open: share it. Closing (deinit under way): wait for it to finish.
-                    return entry.environment.map { .success($0) }
+                    // Closing (deinit under way): wait for it to finish.
+                    guard let environment = entry.environment else { return nil }
+                    // Open on the directory's data file: share it.
+                    if entry.dataFile != nil, entry.dataFile == directoryID(path + "/data.mdb") {
+                        return .success(environment)
+                    }
+                    // Its files are gone from the directory: open the directory's own.
+                    table[id] = nil
                 }
                 let result = Result { () throws(LMDBError) in try make() }
                 if case .success(let environment) = result {
@@ -60,7 +85,7 @@ enum EnvironmentRegistry {
         guard let id else { return mdb_env_close(handle) }
         entries.withLock { table in
             mdb_env_close(handle)
-            table[id] = nil
+            if table[id]?.handle == handle { table[id] = nil }
         }
     }
 }

@@ -63,6 +63,9 @@ final class BackgroundCommand: @unchecked Sendable {
         return lines
     }
 
+    /// Whether the process has not ended yet.
+    var isRunning: Bool { process.isRunning }
+
     /// Sends `signal` (SIGTERM by default) and returns the exit status once the process ended.
     func stop(signal: Int32 = SIGTERM) -> Int32 {
         if process.isRunning { kill(process.processIdentifier, signal) }

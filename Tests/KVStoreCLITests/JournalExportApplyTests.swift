@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 import Testing
 @testable import KVStore
 
@@ -21,6 +22,28 @@ import Testing
         #expect(try dir.succeed("diff", a, dir.path("b")).stdout.isEmpty)
         #expect(try dir.succeed("dump", a).stdout == dir.succeed("dump", dir.path("b")).stdout)
         try dir.succeed("verify", dir.path("b"))
+    }
+
+    /// An apply killed right after LMDB made the store's files, before its first commit, leaves an
+    /// empty data file or an empty environment: applying again finishes making the store.
+    @Test func anApplyKilledBeforeTheStoresFirstCommitCanBeRunAgain() throws {
+        try dir.export(a, to: "a.stream")
+        let entries = try dir.succeed("journal", "list", a).lines.count
+        try FileManager.default.createDirectory(atPath: dir.path("empty-file"), withIntermediateDirectories: true)
+        try dir.write([], to: "empty-file/data.mdb")
+        try dir.write([], to: "empty-file/lock.mdb")
+        try FileManager.default.createDirectory(atPath: dir.path("empty-environment"), withIntermediateDirectories: true)
+        _ = try Environment.open(path: dir.path("empty-environment"))
+        for name in ["empty-file", "empty-environment"] {
+            let applied = try dir.succeed("journal", "apply", dir.path(name), dir.path("a.stream"))
+            #expect(applied.stdout.hasPrefix("applied \(entries) entries, skipped 0"), "\(name)")
+            #expect(try dir.succeed("diff", a, dir.path(name)).stdout.isEmpty)
+        }
+        // An environment holding something else is still not taken for a store.
+        try FileManager.default.createDirectory(atPath: dir.path("other"), withIntermediateDirectories: true)
+        let other = try Environment.open(path: dir.path("other"))
+        try other.write { try $0.put(Array("k".utf8), Array("v".utf8), in: $0.mainDatabase()) }
+        try dir.fail("journal", "apply", dir.path("other"), dir.path("a.stream"), with: "not a kvstore store")
     }
 
     @Test func applyingTwiceChangesNothing() throws {

@@ -85,20 +85,38 @@ import TestSupport
         #expect(try dir.succeed("diff", source, replica).stdout.isEmpty)
     }
 
+    /// The source sequence applied to the replica so far (0 before it exists).
+    private var appliedThrough: UInt64 {
+        guard FileManager.default.fileExists(atPath: replica + "/data.mdb"),
+              let store = try? Store(path: replica, options: { var o = Store.Options(); o.createIfMissing = false; o.readOnly = true; return o }())
+        else { return 0 }
+        return (try? store.read { try $0.replicationSources().first?.appliedSequence }) ?? 0
+    }
+
     /// The replicator killed with SIGKILL at random moments while a writer process commits, then
-    /// resumed: no change lost or applied twice.
+    /// resumed: no change lost or applied twice. Each run is killed only once it applied something
+    /// of its own (a kill before it got going — the process still starting, on a loaded machine —
+    /// would test nothing), at a random moment after that.
     @Test func killedAtRandomPointsAndResumedTheReplicaEqualsTheSource() throws {
         var records = ""
         for i in 0..<6_000 { records += #"{"kind":"item","id":"\#(i)","values":{"n":\#(i),"label":"item \#(i)"}}"# + "\n" }
         try dir.write(records, to: "items.jsonl")
         let writer = try BackgroundCommand(["load", source, dir.path("items.jsonl"), "--batch", "20"], in: dir)
         var generator = SystemRandomNumberGenerator()
+        var killedWhileWriting = 0
         for _ in 0..<20 {
+            let before = appliedThrough
             let replicate = try BackgroundCommand(["replicate", source, replica, "--follow"], in: dir)
-            Thread.sleep(forTimeInterval: Double.random(in: 0.01...0.12, using: &generator))
-            _ = replicate.stop(signal: SIGKILL)
+            let started = waitUntil {
+                !replicate.isRunning || appliedThrough > before || (!writer.isRunning && appliedThrough == (try? sourceLast))
+            }
+            #expect(started, "\(replicate.stderr)")
+            if writer.isRunning { killedWhileWriting += 1 }
+            Thread.sleep(forTimeInterval: Double.random(in: 0...0.03, using: &generator))
+            #expect(replicate.stop(signal: SIGKILL) == SIGKILL, "ended by itself: \(replicate.stderr)")
         }
         #expect(writer.waitForExit() == 0, "\(writer.stderr)")
+        #expect(killedWhileWriting > 0)
         try dir.succeed("replicate", source, replica)
         #expect(try dir.succeed("diff", source, replica).stdout.isEmpty)
         try dir.succeed("verify", replica)

@@ -248,6 +248,24 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         #expect(try again.read { try $0.get(Array("k".utf8), in: db).map(Array.init) } == Array("v".utf8))
     }
 
+    /// A directory whose files are not the ones the open environment has (the files were removed,
+    /// or the directory was removed and its inode reused by a new one, as ext4 does at once) gets
+    /// an environment of its own: sharing the old one would write to deleted files.
+    @Test func aDirectoryWhoseFilesWereReplacedGetsANewEnvironment() throws {
+        let dir = try TemporaryDirectory()
+        let old = try Environment.open(path: dir.path)
+        let db = try old.openDatabase("things")
+        try old.write { try $0.put(Array("k".utf8), Array("old".utf8), in: db) }
+        for file in ["data.mdb", "lock.mdb"] { try FileManager.default.removeItem(atPath: dir.path + "/" + file) }
+        let new = try Environment.open(path: dir.path)
+        #expect(new !== old)
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/data.mdb"))
+        #expect(throws: LMDBError.self) { try new.openDatabase("things", create: false) }
+        #expect(try Environment.open(path: dir.path) === new)
+        // The old environment goes on with its own (deleted) files, and closing it leaves the new one registered.
+        #expect(try old.read { try $0.get(Array("k".utf8), in: db).map(Array.init) } == Array("old".utf8))
+    }
+
     @Test func aReadOnlyEnvironmentIsNotUpgradedToWriting() throws {
         let dir = try TemporaryDirectory()
         _ = try Environment.open(path: dir.path)  // create the files, then release

@@ -108,12 +108,12 @@ struct ReplicateCommand: ParsableCommand {
         return timer
     }
 
-    /// True when nothing was written to the store at `path`: no store there, or a primary store
-    /// without a journaled change.
+    /// True when nothing was written to the store at `path`: no store there, or a store without
+    /// a journaled change (a seeded replica's journal continues after its snapshot's sequence).
     private static func holdsNothing(_ path: String) -> Bool {
         guard let store = try? StoreAccess.openForReading(path),
-              let (role, last) = try? store.read({ (try $0.replicationRole(), try $0.lastSequence()) }) else { return true }
-        return role == .primary && last == 0
+              let last = try? store.read({ try $0.lastSequence() }) else { return true }
+        return last == 0
     }
 
     /// `applied 12 entries, skipped 0; source <id> applied through 40 (source at 40, lag 0)[; seeded from a snapshot]`.

@@ -21,13 +21,15 @@ enum StoreAccess {
     }
 
     /// Opens a store for writing (`set`), creating it when nothing is at `path` or the directory
-    /// there is empty. A directory holding other files is not taken over: it must already be a store.
+    /// there is empty. A directory holding other files is not taken over: it must already be a store,
+    /// or one whose making was interrupted before its first commit (a `data.mdb` that is empty, or
+    /// an LMDB environment with nothing in it), which opening finishes.
     /// - Parameter mapSize: the map size to start with, when more than the store's (`load` sizes
     ///   it for its input, so the write need not grow the map and start again).
     static func openCreating(_ path: String, mapSize: Int? = nil) throws(StoreError) -> Store {
         var options = Store.Options()
         if let mapSize { options.mapSize = max(options.mapSize, mapSize) }
-        options.createIfMissing = isAbsentOrEmptyDirectory(path)
+        options.createIfMissing = isAbsentOrEmptyDirectory(path) || holdsStore(path)
         return try Store(path: path, options: options)
     }
 

@@ -10,35 +10,46 @@ enum DirectoryExchange {
     /// Moves `new` to `path`: a rename when nothing is at `path`; otherwise an atomic exchange
     /// (`renameat2(RENAME_EXCHANGE)`, `renamex_np(RENAME_SWAP)`) so that `path` always holds one
     /// whole directory or the other, then the old one (now at `new`) is removed. Where the system
-    /// cannot exchange, the old directory is first moved aside. The parent directory is synced.
+    /// cannot exchange (no such call, or a file system without it), the old directory is first
+    /// moved aside, and moved back if `new` cannot take its place. Any other failure leaves both
+    /// where they were. The parent directory is synced.
     static func replace(_ path: String, with new: String) throws {
-        if FileManager.default.fileExists(atPath: path) {
-            if exchange(new, path) != 0 {
-                let aside = new + ".old"
-                try FileManager.default.moveItem(atPath: path, toPath: aside)
-                try FileManager.default.moveItem(atPath: new, toPath: path)
-                try? FileManager.default.removeItem(atPath: aside)
-                syncParent(of: path)
-                return
-            }
+        guard FileManager.default.fileExists(atPath: path) else {
+            try FileManager.default.moveItem(atPath: new, toPath: path)
+            return syncParent(of: path)
+        }
+        let failure = exchange(new, path)
+        if failure == 0 {
             syncParent(of: path)
             try? FileManager.default.removeItem(atPath: new)
-        } else {
-            try FileManager.default.moveItem(atPath: new, toPath: path)
-            syncParent(of: path)
+            return
         }
+        guard failure == EINVAL || failure == ENOSYS || failure == ENOTSUP else {
+            throw StoreError(.storage, "cannot put the new replica in place: \(String(cString: strerror(failure)))", path: path)
+        }
+        let aside = new + ".old"
+        try FileManager.default.moveItem(atPath: path, toPath: aside)
+        do {
+            try FileManager.default.moveItem(atPath: new, toPath: path)
+        } catch {
+            try? FileManager.default.moveItem(atPath: aside, toPath: path)
+            throw error
+        }
+        try? FileManager.default.removeItem(atPath: aside)
+        syncParent(of: path)
     }
 
+    /// Exchanges `a` and `b`. - Returns: 0, or the `errno` of the failure (`ENOSYS` without the call).
     private static func exchange(_ a: String, _ b: String) -> Int32 {
         #if canImport(Glibc)
         typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return -1 }
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return ENOSYS }
         let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
-        return renameat2(AT_FDCWD, a, AT_FDCWD, b, 2)  // RENAME_EXCHANGE
+        return renameat2(AT_FDCWD, a, AT_FDCWD, b, 2) == 0 ? 0 : errno  // RENAME_EXCHANGE
         #elseif canImport(Darwin)
-        return renamex_np(a, b, UInt32(RENAME_SWAP))
+        return renamex_np(a, b, UInt32(RENAME_SWAP)) == 0 ? 0 : errno
         #else
-        return -1
+        return ENOSYS
         #endif
     }
 

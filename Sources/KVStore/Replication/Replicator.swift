@@ -24,7 +24,8 @@ import Darwin
 /// // … later, from any thread
 /// follower.stop()
 /// ```
-/// The replica is created when nothing is at its path. It is seeded from a snapshot of the
+/// The replica is created when nothing is at its path (a replica from the start, refusing local
+/// writes even before anything was applied). It is seeded from a snapshot of the
 /// source (``Store/writeSnapshot(to:)``, ``Store/seedReplica(at:fromSnapshot:options:)``) when
 /// ``Options/seedsFromSnapshot`` asks for it for a new replica, when a new replica's source no
 /// longer has its journal from the start, and whenever the replica is behind the source's
@@ -99,6 +100,7 @@ public final class Replicator: Sendable {
     public func run(progress: ((Status) -> Void)? = nil) throws -> Status {
         var status = Status(source: source.id, replica: source.id)
         if Self.isSameDirectory(source.path, replicaPath) { throw sameStore }
+        SeedingLeftovers.remove(beside: replicaPath)
         var behind = false
         while true {
             // A replica behind the truncation point is seeded again; the old one was released
@@ -221,7 +223,11 @@ public final class Replicator: Sendable {
             return try reseed(&status)
         }
         options.createIfMissing = true
-        return try Store(path: replicaPath, options: options)
+        let replica = try Store(path: replicaPath, options: options)
+        // A replica from the start, even of a source with nothing to apply yet.
+        let sourceLast = try source.read { try $0.lastSequence() }
+        try replica.write { txn in try txn.beginReplica(of: source.id, sourceLastSequence: sourceLast) }
+        return replica
     }
 
     /// Seeds the replica from a snapshot of the source written beside it.
@@ -230,14 +236,14 @@ public final class Replicator: Sendable {
         let snapshot = ((replicaPath as NSString).deletingLastPathComponent as NSString)
             .appendingPathComponent(".\(name).snapshot-\(UUID().uuidString).mdb")
         defer { unlink(snapshot) }
-        let descriptor = open(snapshot, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        let descriptor = open(snapshot, O_RDWR | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else {
             throw StoreError(.storage, "cannot write a snapshot beside the replica: \(String(cString: strerror(errno)))", path: replicaPath)
         }
-        do {
-            defer { close(descriptor) }
-            try source.writeSnapshot(to: descriptor)
-        }
+        // Locked while in use, so that another run takes it for a leftover only once this one is gone.
+        defer { close(descriptor) }
+        flock(descriptor, LOCK_EX)
+        try source.writeSnapshot(to: descriptor)
         let replica = try Store.seedReplica(at: replicaPath, fromSnapshot: snapshot, options: options.replicaOptions)
         status.reseeds += 1
         status.replica = replica.id

@@ -46,9 +46,11 @@ extension Store {
         let building = ((path as NSString).deletingLastPathComponent as NSString)
             .appendingPathComponent(".\((path as NSString).lastPathComponent).seeding-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: building) }
-        let source = try prepareSeed(building, from: snapshotFile, options: options)
-        try checkReplaceable(path, by: source, options: options)
-        try DirectoryExchange.replace(path, with: building)
+        try SeedingLeftovers.holdingLock(on: building) {
+            let source = try prepareSeed(building, from: snapshotFile, options: options)
+            try checkReplaceable(path, by: source, options: options)
+            try DirectoryExchange.replace(path, with: building)
+        }
         return try Store(path: path, options: options)
     }
 

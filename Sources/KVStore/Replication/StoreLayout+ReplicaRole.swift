@@ -70,6 +70,14 @@ extension WriteTransaction {
         try transaction.put(StoreLayout.MetaKey.replicaOf, Array(source.lowercasedText.utf8), in: databases.meta)
     }
 
+    /// Makes a new, empty store a replica of `source` that has applied nothing yet (checkpoint 0).
+    func beginReplica(of source: UUID, sourceLastSequence: UInt64) throws {
+        try becomeReplica(of: source)
+        let applied = try replicationCheckpoint(for: source)
+        try setReplicationCheckpoint(applied, for: source)
+        try setSourceLastSequence(sourceLastSequence, applied: applied, for: source)
+    }
+
     /// Records `source`'s last sequence as far as known, never below what was applied.
     func setSourceLastSequence(_ last: UInt64?, applied: UInt64, for source: UUID) throws {
         guard let known = try last ?? sourceLastSequence(for: source) else { return }

@@ -26,13 +26,16 @@ extension WriteTransaction {
     /// - Throws: ``ModelError/Code/untrackedKind`` unless the kind is registered with
     ///   ``Kind/tracksModificationTimes``; ``ModelError/Code/invalidValue`` for a remote stamp whose
     ///   time is not finite (it would win over every other change, forever);
-    ///   ``KeyValueCodingError/Code/invalidKeyPath`` for a remote key no key path can name.
+    ///   ``KeyValueCodingError/Code/invalidKeyPath`` for a remote key no key path can name;
+    ///   ``StoreError/Code/replica`` on a replica (even when only stamps would change).
     public func merge(_ ref: RecordRef, from remote: StampedRecord, policy: MergePolicy = .lastWriterWins) throws -> [String: ValueChange] {
         guard store.kind(named: ref.kind)?.tracksModificationTimes == true else {
             throw ModelError(
                 code: .untrackedKind,
                 message: "merging needs modification times: register kind '\(ref.kind)' with tracksModificationTimes", ref: ref)
         }
+        // A merge adopting newer stamps for equal values journals nothing: refuse it on a replica here.
+        try checkLocalWriteAllowed()
         for (key, stamp) in remote.stamps.sorted(by: { $0.key < $1.key }) {
             try Self.checkKey(key)
             if !stamp.time.timeIntervalSinceReferenceDate.isFinite {

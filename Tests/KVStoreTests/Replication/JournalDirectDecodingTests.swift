@@ -56,3 +56,38 @@ import Testing
         #expect(error?.message == "journal entry 3 is corrupt: journal entry has no 'ref'")
     }
 }
+
+/// Damaged entries (cut short, a byte changed): the direct decoder never crashes, never reads
+/// an entry the generic decoder would not read the same, and never refuses one it would read.
+@Suite struct JournalDirectDecodingDamageTests {
+    @Test func damagedBytesDecodeDirectlyAsTheGenericDecoderReadsThemOrNotAtAll() throws {
+        let t = try TemporaryStore()
+        try fillWithEveryChange(t.store)
+        var entries = try t.store.journalEntries()
+        entries.append(JournalEntry(
+            sequence: 99, commitID: 7, timestamp: Date(timeIntervalSince1970: 12.5), origin: JournalOrigin(storeID: UUID(), sequence: 5),
+            ref: ref("person/ada"), keyPath: "tags", change: .insertion, oldValue: nil, newValue: ["x"], indexes: [2], isDerived: true))
+        var damaged: [[UInt8]] = []
+        for entry in entries {
+            let bytes = JournalCodec.encode(entry)
+            for length in 0..<bytes.count { damaged.append(Array(bytes[..<length])) }
+            for position in bytes.indices {
+                for change: UInt8 in [0x01, 0x80, 0xFF] {
+                    var copy = bytes
+                    copy[position] ^= change
+                    damaged.append(copy)
+                }
+            }
+        }
+        for bytes in damaged {
+            let direct = Result { try bytes.withUnsafeBytes { buffer in try Result { () throws(ValueDecodingError) in try JournalCodec.decodeDirectly(buffer) }.get() } }
+            let generic = Result { try JournalEntry(dictionary: RecordCodec.decode(bytes)) }
+            switch (direct, generic) {
+            case (.success(let entry?), .success(let expected)): #expect(entry == expected, "\(bytes)")
+            case (.success(.some), .failure): Issue.record("read directly, refused by the generic decoder: \(bytes)")
+            case (.failure, .success): Issue.record("refused directly, read by the generic decoder: \(bytes)")
+            default: break
+            }
+        }
+    }
+}

@@ -51,6 +51,23 @@ import TestSupport
         #expect(try r.journalEntries() == journal)
     }
 
+    /// A merge that only adopts newer modification times (equal values) journals nothing, yet
+    /// changes the replica's stamps: a local write all the same.
+    @Test func aMergeThatOnlyAdoptsNewerStampsIsRefusedOnAReplica() throws {
+        var note = try Kind("note")
+        note.tracksModificationTimes = true
+        var options = Store.Options()
+        options.kinds = [note]
+        let source = try TemporaryStore(options: options), replica = try TemporaryStore(options: options)
+        let ada = ref("note/ada")
+        try source.store.insert(["title": "a"], as: ada)
+        try apply(exported(source.store), to: replica.store)
+        let stamps = try replica.store.read { try $0.modificationTimes(of: ada) }
+        let newer = StampedRecord(values: ["title": "a"], stamps: ["title": KeyStamp(time: Date().addingTimeInterval(60), origin: UUID())])
+        #expect(performing: { try replica.store.merge(ada, from: newer) }, throws: refused(replica.store, source: source.store.id))
+        #expect(try replica.store.read { try $0.modificationTimes(of: ada) } == stamps)
+    }
+
     @Test func consumersAndJournalTruncationKeepWorkingOnAReplica() throws {
         try apply(exported(source.store), to: replica.store)
         let consumer = try replica.store.registerConsumer(named: "indexer", startingAfter: 0)

@@ -45,6 +45,42 @@ import TestSupport
         #expect(try allRecords(replica) == allRecords(source.store))
     }
 
+    /// A replica made of a source with nothing in its journal yet is a replica all the same: it
+    /// refuses local writes (they would diverge from the source's first changes) and reports its lag.
+    @Test func aNewReplicaOfAnEmptySourceIsAReplica() throws {
+        let empty = try TemporaryStore()
+        let status = try replicator(from: empty.store).run()
+        #expect(status.applied == 0 && status.appliedSequence == 0)
+        let replica = try Store(path: path("replica"))
+        #expect(try replica.read { try $0.replicationRole() } == .replica(of: empty.store.id))
+        #expect(try replica.read { try $0.replicationSources() } == [
+            ReplicationSourceStatus(source: empty.store.id, appliedSequence: 0, sourceLastSequence: 0),
+        ])
+        #expect(performing: { try replica.insert(["n": 1], as: ref("thing/1")) }, throws: { ($0 as? StoreError)?.code == .replica })
+        try empty.store.insert(["n": 2], as: ref("thing/1"))
+        #expect(try replicator(from: empty.store).run().applied == 1)
+        #expect(try allRecords(replica) == allRecords(empty.store))
+    }
+
+    /// A run killed while reseeding leaves its snapshot and the store it was building beside the
+    /// replica (hidden, named after it); the next run removes them, but not those a live run
+    /// holds locked, nor anything else.
+    @Test func leftoversOfAKilledReseedAreRemovedByTheNextRun() throws {
+        let leftovers = [".replica.snapshot-\(UUID().uuidString).mdb", ".replica.seeding-\(UUID().uuidString)", ".replica.seeding-\(UUID().uuidString).old"]
+        try Data("x".utf8).write(to: URL(fileURLWithPath: path(leftovers[0])))
+        for name in leftovers.dropFirst() {
+            try FileManager.default.createDirectory(atPath: path(name), withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: URL(fileURLWithPath: path(name) + "/data.mdb"))
+        }
+        let inUse = ".replica.snapshot-\(UUID().uuidString).mdb", kept = [".replica.notes", ".other.seeding-\(UUID().uuidString)", inUse]
+        for name in kept { try Data("x".utf8).write(to: URL(fileURLWithPath: path(name))) }
+        let held = open(path(inUse), O_RDONLY)
+        defer { close(held) }
+        #expect(flock(held, LOCK_EX) == 0)
+        try replicator { $0.seedsFromSnapshot = true }.run()
+        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: directory.path)) == Set(kept + ["replica"]))
+    }
+
     @Test func smallBatchesNeverSplitACommit() throws {
         try source.store.write { txn in
             for i in 0..<7 { try txn.insert(["i": .int(Int64(i))], as: ref("thing/\(i)")) }
