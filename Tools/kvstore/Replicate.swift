@@ -54,7 +54,10 @@ struct ReplicateCommand: ParsableCommand {
     @Flag(help: "Keep applying new commits until SIGINT or SIGTERM.")
     var follow = false
 
-    @Flag(help: "Seed a new replica from a snapshot of the source instead of applying its whole journal.")
+    @Flag(help: """
+        Seed a new replica from a snapshot of the source instead of applying its whole journal \
+        (an existing DEST continues from its checkpoint, so the same command can be run again).
+        """)
     var snapshot = false
 
     func run() throws {
