@@ -174,6 +174,7 @@ final class ConnectionSession: Sendable {
     // MARK: The session's thread
 
     private func serve(_ request: Request) {
+        var streaming = false   // the journal stream began: an error ends it with its own error frame
         do {
             let (first, last) = try journalRange()
             if request.after > last {
@@ -199,6 +200,7 @@ final class ConnectionSession: Sendable {
             }
             server.log("streaming to \(peer) after sequence \(request.after)\(request.flags.contains(.follow) ? ", following" : "")")
             try send(ReplicationProtocol.frame(.journal))
+            streaming = true
             if request.flags.contains(.follow) {
                 try store.exportJournal(since: request.after + 1, following: server.configuration.follow, onStart: startFollowing, to: send)
             } else {
@@ -212,7 +214,11 @@ final class ConnectionSession: Sendable {
                 disconnect()
             }
         } catch {
-            if isFollowing || window.isClosed {
+            if streaming && !window.isClosed {
+                // The export ended the stream with an error frame naming the problem.
+                server.log("stream to \(peer) failed: \(error)")
+                closeAfterWrites()
+            } else if isFollowing || window.isClosed {
                 server.log("stream to \(peer) failed: \(error)")
                 disconnect()
             } else {

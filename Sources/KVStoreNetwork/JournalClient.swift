@@ -235,7 +235,9 @@ public final class JournalClient: Sendable {
     /// Whether a following client should reconnect after `error`.
     private static func isTransient(_ error: any Error) -> Bool {
         if let error = error as? ReplicationConnectionError { return error.isTransient }
-        if let error = error as? JournalStreamError { return error.code == .truncated || error.code == .io }
+        // `sourceInterrupted`: the journal was truncated past the stream's position while it
+        // followed; the next request reseeds or is refused.
+        if let error = error as? JournalStreamError { return [.truncated, .io, .sourceInterrupted].contains(error.code) }
         // The journal was truncated between the request and the stream: the next request reseeds.
         if let error = error as? JournalApplyError { return error.code == .gap }
         return false

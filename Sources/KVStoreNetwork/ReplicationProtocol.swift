@@ -39,8 +39,6 @@ public enum ReplicationProtocol {
     static let maxRequestFrame = 64
     /// The largest frame a server sends before the journal stream (a snapshot chunk).
     static let maxServerFrame = 1 << 20
-    /// The largest error message.
-    static let maxErrorMessage = 4096
     /// The bytes before a frame's payload: length and type.
     static let framePrefix = 5
 
@@ -63,7 +61,7 @@ public enum ReplicationProtocol {
 
     /// An error frame: `busy` when asking again later may work.
     static func errorFrame(_ message: String, busy: Bool) -> [UInt8] {
-        frame(.error, [busy ? 2 : 1] + Array(message.utf8.prefix(maxErrorMessage)))
+        frame(.error, JournalStream.errorPayload(message, kind: busy ? .mayRetry : .failed))
     }
 
     /// The magic bytes and version a server starts with.

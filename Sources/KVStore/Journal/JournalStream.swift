@@ -17,6 +17,10 @@ import Foundation
 ///   'P' position  the source's last sequence UInt64 when the frame was written: a journal server
 ///               (`kvstore serve`) sends one now and then, so that a replica knows how far behind
 ///               it is; it may come between any two frames after the header and changes nothing else
+///   'x' error   kind UInt8 | one line of UTF-8 text: the source could not go on (kind 1: asking
+///               again will not help; 2: a new request from the reader's position may work, e.g.
+///               the journal was truncated past it); it ends the stream in place of the end frame,
+///               and a commit it cuts is not applied (``JournalStreamWriter/fail(_:mayRetry:)``)
 /// ```
 /// The header comes first and the end frame last; a reader hands out a commit only once its
 /// commit frame arrived, so a stream cut short never yields part of a commit. Entries are
@@ -36,6 +40,29 @@ public enum JournalStream {
         case commit = 0x43   // C
         case end = 0x5A      // Z
         case position = 0x50 // P
+        case error = 0x78    // x
+    }
+
+    /// The error frame's kinds (the replication protocol's error frame uses the same payload).
+    package enum ErrorKind: UInt8 {
+        /// Asking again will not help.
+        case failed = 1
+        /// A new request, from the reader's position, may work.
+        case mayRetry = 2
+    }
+
+    /// The longest message an error frame carries, in bytes.
+    package static let maxErrorMessage = 4096
+
+    /// An error frame's payload: the kind, then `message` as one line (line breaks and other
+    /// control characters become spaces), at most ``maxErrorMessage`` bytes of it.
+    package static func errorPayload(_ message: String, kind: ErrorKind) -> [UInt8] {
+        [kind.rawValue] + Array(oneLine(message).utf8.prefix(maxErrorMessage))
+    }
+
+    /// `text` with line breaks and other control characters replaced by spaces.
+    package static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     }
 
     /// Appends a frame — length, type, payload, CRC-32 of type and payload — to `buffer`.
@@ -116,6 +143,13 @@ public struct JournalStreamError: Error, Sendable, CustomStringConvertible {
         case malformed
         /// The stream could not be read or written (an I/O error).
         case io
+        /// The source ended the stream with an error frame: it could not go on (a storage error,
+        /// an entry too large for a frame). Its message follows; asking again will not help.
+        case sourceFailed
+        /// The source ended the stream with an error frame saying a new request may work: the
+        /// journal was truncated past the reader's position while it followed. A journal server
+        /// answers the new request with a snapshot (when the replica accepts one) or a refusal.
+        case sourceInterrupted
     }
 
     /// What went wrong.

@@ -129,9 +129,21 @@ public final class JournalStreamReader {
                 position = sequence
                 return .position(sequence)
             case .header: throw error(.malformed, "is a second header frame", at: at)
+            case .error: throw sourceError(payload, at: at)
             }
         }
         return nil
+    }
+
+    /// The source's error frame: the stream ends here; a commit it cuts is dropped.
+    private func sourceError(_ payload: ArraySlice<UInt8>, at: Int) -> JournalStreamError {
+        guard let kind = payload.first.flatMap(JournalStream.ErrorKind.init(rawValue:)) else {
+            return error(.malformed, "is an error frame without a kind (1 or 2)", at: at)
+        }
+        ended = true
+        pending = []
+        let message = JournalStream.oneLine(String(decoding: payload.dropFirst(), as: UTF8.self))
+        return JournalStreamError(kind == .mayRetry ? .sourceInterrupted : .sourceFailed, "the source stopped the stream: \(message)")
     }
 
     private func readEntry(_ payload: ArraySlice<UInt8>, at: Int) throws(JournalStreamError) {

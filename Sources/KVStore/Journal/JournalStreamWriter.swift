@@ -24,6 +24,8 @@ public final class JournalStreamWriter {
     private var pending: (commit: UInt64, count: UInt32)?
     private var lastSequence: UInt64?
     private var finished = false
+    /// `output` threw: nothing more can be sent.
+    private var outputFailed = false
     private static let flushThreshold = 1 << 16
 
     /// Starts a stream: the magic bytes, the format version and the header frame, sent to
@@ -95,6 +97,47 @@ public final class JournalStreamWriter {
         try flush()
     }
 
+    /// Ends the stream with an error frame carrying `message` (one line), in place of the end
+    /// frame: the source cannot go on. A commit left open is cut (a reader does not apply it);
+    /// the reader throws ``JournalStreamError/Code/sourceFailed``, or
+    /// ``JournalStreamError/Code/sourceInterrupted`` when `mayRetry` (a new request from the
+    /// reader's position may work). Does nothing after ``finish()`` or once `output` failed.
+    ///
+    /// ```swift
+    /// do { try export(into: writer) } catch { try? writer.fail("\(error)") }
+    /// ```
+    /// - Throws: what `output` throws.
+    public func fail(_ message: String, mayRetry: Bool = false) throws {
+        guard !finished, !outputFailed else { return }
+        finished = true
+        JournalStream.errorPayload(message, kind: mayRetry ? .mayRetry : .failed).withUnsafeBytes { frame(.error, $0) }
+        try flush()
+    }
+
+    /// Runs `body`, which writes to this stream; when it throws, ends the stream with an error
+    /// frame naming the error (``fail(_:mayRetry:)``; retrying may work when the journal was
+    /// truncated past the stream's position), then rethrows. The exports write through this.
+    package func endingWithError<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            let expired = (error as? JournalRetentionError)?.code == .cursorExpired
+            try? fail(Self.message(of: error), mayRetry: expired)
+            throw error
+        }
+    }
+
+    /// What an error frame says of `error`: the store's errors without the store's path (the
+    /// reader may be on another machine), others as they describe themselves.
+    private static func message(of error: any Error) -> String {
+        switch error {
+        case let error as JournalRetentionError: error.message
+        case let error as StoreError: error.message
+        case let error as JournalStreamError: error.message
+        default: "\(error)"
+        }
+    }
+
     private func closeCommit() throws {
         guard let pending else { return }
         var payload: [UInt8] = []
@@ -106,7 +149,10 @@ public final class JournalStreamWriter {
 
     private func flush() throws {
         guard !buffer.isEmpty else { return }
-        try output(buffer)
+        do { try output(buffer) } catch {
+            outputFailed = true
+            throw error
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -37,7 +37,9 @@ extension Store {
     /// before each commit is added.
     ///
     /// A stream error or a divergence stops the apply; batches applied before it stay applied
-    /// with their checkpoint, so a later apply continues from there. Check a stream first (read
+    /// with their checkpoint, so a later apply continues from there. When the source ends the
+    /// stream with an error frame (``JournalStreamError/Code/sourceFailed``), every whole commit
+    /// before it is applied first. Check a stream first (read
     /// it through with ``JournalStreamReader``) to make the whole apply all or nothing.
     /// - Throws: ``JournalApplyError`` (`sameStore`, `gap`, `diverged`), ``JournalStreamError``.
     @discardableResult
@@ -48,7 +50,7 @@ extension Store {
         var batcher = JournalApplier.Batcher(
             applier: JournalApplier(store: self, mode: .replica(source: source)),
             sourceLastSequence: reader.sourceLastSequence, progress: progress)
-        while let item = try reader.nextItem() {
+        while let item = try nextItem(of: reader, flushingOnSourceError: &batcher) {
             if let live = sourceLastSequence?() ?? reader.sourceLastSequence { batcher.sourceLastSequence = live }
             if case .commit(let commit) = item { try batcher.add(commit) }
             // An open-ended stream (a follow export) may pause for a while: apply what arrived
@@ -59,6 +61,17 @@ extension Store {
         return JournalApplySummary(
             applied: batcher.outcome.applied, skipped: batcher.outcome.skipped,
             checkpoint: try read { try $0.replicationCheckpoint(for: source) })
+    }
+
+    /// The reader's next item; when the source ended the stream with an error frame, the whole
+    /// commits read before it are applied first.
+    private func nextItem(of reader: JournalStreamReader, flushingOnSourceError batcher: inout JournalApplier.Batcher) throws -> JournalStreamReader.Item? {
+        do {
+            return try reader.nextItem()
+        } catch {
+            if error.code == .sourceFailed || error.code == .sourceInterrupted { try batcher.flush() }
+            throw error
+        }
     }
 
     /// Checks that a stream with `header` can be applied here: it is another store's, and it

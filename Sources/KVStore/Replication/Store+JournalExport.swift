@@ -12,7 +12,9 @@ extension Store {
     /// ```
     /// When the journal was truncated past `since`, the stream starts at its first entry (a
     /// replica that needs the missing ones refuses it as a gap); when `since` is past the last
-    /// entry, the stream is empty and starts after the last entry.
+    /// entry, the stream is empty and starts after the last entry. An export that fails once the
+    /// stream started (a storage error, entries truncated meanwhile, an entry too large for a
+    /// frame) ends the stream with an error frame naming the problem before it throws.
     /// - Returns: the stream's header.
     @discardableResult
     public func exportJournal(since: UInt64 = 1, to output: @escaping ([UInt8]) throws -> Void) throws -> JournalStreamHeader {
@@ -21,8 +23,10 @@ extension Store {
         let start = min(max(since, 1, first ?? last + 1), last + 1)
         let header = JournalStreamHeader(storeID: id, firstSequence: start, lastSequence: start <= last ? last : start - 1)
         let writer = try JournalStreamWriter(header: header, output: output)
-        if start <= last { try appendJournal(from: start, through: last, to: writer) }
-        try writer.finish()
+        try writer.endingWithError {
+            if start <= last { try appendJournal(from: start, through: last, to: writer) }
+            try writer.finish()
+        }
         return header
     }
 

@@ -27,7 +27,9 @@ extension Store {
     ///     ``JournalFollower/stop()`` (from any thread) to end the export.
     ///   - output: receives the stream's bytes; what it throws ends the export.
     /// - Throws: what `output` throws; ``JournalRetentionError/Code/cursorExpired`` when the
-    ///   journal is truncated past the export's position while it runs.
+    ///   journal is truncated past the export's position while it runs. A failure other than
+    ///   `output`'s first ends the stream with an error frame naming it (for a truncation, one
+    ///   that tells the reader a new request may work: ``JournalStreamError/Code/sourceInterrupted``).
     public func exportJournal(
         since: UInt64 = 1, following options: JournalFollowOptions, onStart: (JournalFollower) -> Void,
         to output: @escaping ([UInt8]) throws -> Void
@@ -39,8 +41,13 @@ extension Store {
         try writer.endBatch()   // send the header now: the reader learns the source before the first commit
         let follower = JournalFollower(store: self, after: start - 1, options: options)
         let limit = max(1, options.batchLimit)
-        var last: JournalEntry?
         onStart(follower)
+        try writer.endingWithError { try follow(follower, limit: limit, into: writer) }
+    }
+
+    /// Writes what `follower` delivers until it is stopped, then finishes the stream.
+    private func follow(_ follower: JournalFollower, limit: Int, into writer: JournalStreamWriter) throws {
+        var last: JournalEntry?
         try follower.run { batch in
             for entry in batch { try writer.append(entry) }
             last = batch.last ?? last
