@@ -83,7 +83,9 @@ public final class JournalClient: Sendable {
     /// follow. - Returns: the last status.
     /// - Throws: ``ReplicationConnectionError`` (without follow, or when the server refuses:
     ///   a following client retries only when the connection was lost or the server was busy),
-    ///   ``JournalApplyError``, ``JournalStreamError``, ``StoreError``.
+    ///   ``JournalApplyError``, ``JournalStreamError`` (the server's own message when its export
+    ///   failed mid-stream: `sourceFailed`; a following client truncated past reconnects on
+    ///   `sourceInterrupted`), ``StoreError``.
     @discardableResult
     public func run(progress: ((Replicator.Status) -> Void)? = nil) throws -> Replicator.Status {
         var status = Replicator.Status(source: UUID(), replica: UUID())

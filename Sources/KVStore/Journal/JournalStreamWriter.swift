@@ -104,7 +104,12 @@ public final class JournalStreamWriter {
     /// reader's position may work). Does nothing after ``finish()`` or once `output` failed.
     ///
     /// ```swift
-    /// do { try export(into: writer) } catch { try? writer.fail("\(error)") }
+    /// do {
+    ///     for entry in entries { try writer.append(entry) }
+    ///     try writer.finish()
+    /// } catch {
+    ///     try writer.fail("\(error)")   // the reader throws `sourceFailed` with this message
+    /// }
     /// ```
     /// - Throws: what `output` throws.
     public func fail(_ message: String, mayRetry: Bool = false) throws {

@@ -92,4 +92,19 @@ import Testing
         try writer.fail("unheard")
         #expect(calls == 1)
     }
+
+    /// The example of JournalStreamWriter.fail(_:mayRetry:).
+    @Test func docExampleOfFail() throws {
+        let header = JournalStreamHeader(storeID: source.store.id, firstSequence: 1, lastSequence: 3)
+        let entries = try source.store.journalEntries(from: 1, limit: 4)   // one too many
+        var bytes: [UInt8] = []
+        let writer = try JournalStreamWriter(header: header) { bytes += $0 }
+        do {
+            for entry in entries { try writer.append(entry) }
+            try writer.finish()
+        } catch {
+            try writer.fail("\(error)")   // the reader throws `sourceFailed` with this message
+        }
+        #expect(performing: { try JournalStreamTests.readAll(bytes) }, throws: streamError(.sourceFailed, "the source stopped the stream: journal stream: entry 4 is past the header's last sequence 3"))
+    }
 }
