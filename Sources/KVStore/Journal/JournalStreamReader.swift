@@ -20,7 +20,10 @@ import Foundation
 /// }
 /// ```
 /// A commit is handed out only when its commit frame has arrived, so a stream that is cut short
-/// never yields part of a commit. Memory stays bounded by the largest commit.
+/// never yields part of a commit. Memory stays bounded by the largest commit. A source that could
+/// not go on ends the stream with an error frame: the reader then throws
+/// ``JournalStreamError/Code/sourceFailed`` (or `sourceInterrupted`) with the source's message,
+/// after the whole commits before it.
 public final class JournalStreamReader {
     /// The stream's header.
     public private(set) var header: JournalStreamHeader
