@@ -89,6 +89,7 @@ public final class JournalClient: Sendable {
     @discardableResult
     public func run(progress: ((Replicator.Status) -> Void)? = nil) throws -> Replicator.Status {
         var status = Replicator.Status(source: UUID(), replica: UUID())
+        SeedingLeftovers.remove(beside: path)
         defer { state.withLockedValue { $0.connection = nil } }
         var delay = options.reconnectDelay.lowerBound
         while !isStopped {
@@ -188,30 +189,22 @@ public final class JournalClient: Sendable {
 
     /// Receives a snapshot into a file beside the replica, then seeds the replica from it.
     private func receiveSnapshot(startingWith first: ProtocolFrame, over connection: SocketConnection) throws -> Store {
-        // Beside the replica: on its file system, so seeding copies it without crossing devices.
-        let file = ((path as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent(".\((path as NSString).lastPathComponent).snapshot-\(UUID().uuidString).mdb")
-        guard FileManager.default.createFile(atPath: file, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: file) else {
-            throw StoreError(.storage, "cannot write the snapshot received from \(server) to \(file)", path: path)
-        }
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        var received: UInt64 = 0
-        var frame = first
-        do {
-            defer { try? handle.close() }
+        var options = options.storeOptions
+        options.createIfMissing = true
+        return try SeedingLeftovers.withSnapshotFile(beside: path) { descriptor, file in
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+            var received: UInt64 = 0
+            var frame = first
             while frame.type == .snapshotData {
                 try handle.write(contentsOf: frame.payload)
                 received += UInt64(frame.payload.count)
                 frame = try answer(connection, expecting: [.snapshotData, .snapshotEnd])
             }
+            guard frame.payload.count == 8, frame.payload.littleEndian(at: 0, as: UInt64.self) == received else {
+                throw ReplicationConnectionError(.malformed, server: server, "the snapshot's end frame does not match the \(received) bytes received")
+            }
+            return try Store.seedReplica(at: path, fromSnapshot: file, options: options)
         }
-        guard frame.payload.count == 8, frame.payload.littleEndian(at: 0, as: UInt64.self) == received else {
-            throw ReplicationConnectionError(.malformed, server: server, "the snapshot's end frame does not match the \(received) bytes received")
-        }
-        var options = options.storeOptions
-        options.createIfMissing = true
-        return try Store.seedReplica(at: path, fromSnapshot: file, options: options)
     }
 
     /// Reads the server's next frame: one of `expected`, or its error frame (thrown).

@@ -36,6 +36,18 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["replica", "source"])
     }
 
+    @Test func leftoversOfAReseedKilledMidwayAreRemovedByTheNextRun() throws {
+        let directory = try NetworkDirectory()
+        let (_, server) = try replicaBehindTheTruncationPoint(in: directory)
+        defer { server.stop() }
+        let leftover = ".replica.snapshot-\(UUID().uuidString).mdb"   // what a SIGKILL mid-snapshot leaves
+        try Data("x".utf8).write(to: URL(fileURLWithPath: directory.path(leftover)))
+
+        try client(of: server, into: directory.path("replica")).run()
+
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["replica", "source"])
+    }
+
     @Test func aFollowingReplicaBehindIsReseededAndFollowsOn() throws {
         let directory = try NetworkDirectory()
         let (source, server) = try replicaBehindTheTruncationPoint(in: directory)

@@ -232,19 +232,10 @@ public final class Replicator: Sendable {
 
     /// Seeds the replica from a snapshot of the source written beside it.
     private func reseed(_ status: inout Status) throws -> Store {
-        let name = (replicaPath as NSString).lastPathComponent
-        let snapshot = ((replicaPath as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent(".\(name).snapshot-\(UUID().uuidString).mdb")
-        defer { unlink(snapshot) }
-        let descriptor = open(snapshot, O_RDWR | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else {
-            throw StoreError(.storage, "cannot write a snapshot beside the replica: \(String(cString: strerror(errno)))", path: replicaPath)
+        let replica = try SeedingLeftovers.withSnapshotFile(beside: replicaPath) { descriptor, snapshot in
+            try source.writeSnapshot(to: descriptor)
+            return try Store.seedReplica(at: replicaPath, fromSnapshot: snapshot, options: options.replicaOptions)
         }
-        // Locked while in use, so that another run takes it for a leftover only once this one is gone.
-        defer { close(descriptor) }
-        flock(descriptor, LOCK_EX)
-        try source.writeSnapshot(to: descriptor)
-        let replica = try Store.seedReplica(at: replicaPath, fromSnapshot: snapshot, options: options.replicaOptions)
         status.reseeds += 1
         status.replica = replica.id
         return replica

@@ -13,9 +13,9 @@ import Darwin
 /// ```swift
 /// SeedingLeftovers.remove(beside: "/backup/orders")   // .orders.seeding-…, .orders.snapshot-….mdb
 /// ```
-enum SeedingLeftovers {
+package enum SeedingLeftovers {
     /// Removes the unlocked leftovers of reseeds of the replica at `path`.
-    static func remove(beside path: String) {
+    package static func remove(beside path: String) {
         let parent = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.isEmpty ? "." : parent) else { return }
@@ -27,6 +27,25 @@ enum SeedingLeftovers {
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }  // in use
             try? FileManager.default.removeItem(atPath: file)
         }
+    }
+
+    /// Runs `body` with a new snapshot file for a reseed of the replica at `path`: beside it (on
+    /// its file system, so seeding moves no bytes across devices), owner only, locked while `body`
+    /// runs (so another run does not take it for a leftover), removed afterwards.
+    /// - Throws: ``StoreError/Code/storage`` when the file cannot be made; what `body` throws.
+    package static func withSnapshotFile<T>(beside path: String, _ body: (_ descriptor: Int32, _ file: String) throws -> T) throws -> T {
+        let file = ((path as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent(".\((path as NSString).lastPathComponent).snapshot-\(UUID().uuidString).mdb")
+        let descriptor = open(file, O_RDWR | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else {
+            throw StoreError(.storage, "cannot write a snapshot beside the replica: \(String(cString: strerror(errno)))", path: path)
+        }
+        defer {
+            unlink(file)
+            close(descriptor)
+        }
+        flock(descriptor, LOCK_EX)
+        return try body(descriptor, file)
     }
 
     /// Makes `directory` (owner only) and runs `body` with it locked (when it could be made:
