@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// The benchmark harness: kvstore against raw LMDB (its C API) on the same bytes. A nested package
+// The benchmark harness: kvstore against raw LMDB (its C API) on the same bytes and against GRDB
+// (SQLite) on the same records. A nested package
 // so that the main package's build and tests stay free of it. Run in release:
 //     swift run -c release Benchmarks [--quick] [--json]
 let package = Package(
@@ -9,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "kvstore", path: "../.."),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -16,6 +18,7 @@ let package = Package(
             dependencies: [
                 .product(name: "KVStore", package: "kvstore"),
                 .product(name: "CLMDB", package: "kvstore"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

@@ -14,11 +14,21 @@ struct Configuration {
     var setTransactionsPerRound = 50
     /// Write transactions per round in the insert scenario.
     var insertTransactionsPerRound = 20
+    /// Commits per round in the small-commit scenarios (one set each), and their writer threads.
+    var commitsPerRound = 400
+    var writers = 8
+    /// Commits the cross-process follow-latency measurement makes (one every 3 ms).
+    var followCommits = 1_000
+    /// Records of the store built for the replication and dump measurements.
+    var bigRecords = 1_000_000
+    /// The release `kvstore` binary the dump measurement runs (found beside the repository's
+    /// `.build/release` when not given).
+    var kvstoreBinary: String?
     /// The initial LMDB map size of both engines: large enough that no map growth happens mid-run.
     var mapSize = 1 << 30
     /// Print JSON instead of the table.
     var json = false
-    /// The quick variant (2 rounds, 10× less data).
+    /// The quick variant (2 rounds, 10× less data, 50× fewer records to replicate and dump).
     var quick = false
     /// Run only these scenarios (1-based numbers) / only this engine: for profiling one side.
     var scenarioFilter: Set<Int>?
@@ -27,13 +37,15 @@ struct Configuration {
     var directory = FileManager.default.temporaryDirectory.path
 
     static let usage = """
-        usage: Benchmarks [--quick] [--json] [--rounds N] [--dir PATH] [--scenario N]... [--engine NAME]
+        usage: Benchmarks [--quick] [--json] [--rounds N] [--dir PATH] [--scenario N]... [--engine NAME] [--kvstore PATH]
           --quick     2 rounds and 10x less data (a smoke run, not a measurement)
           --json      print the results as JSON instead of a table
           --rounds N  rounds per scenario (default 5, or 2 with --quick)
           --dir PATH  where to create the temporary stores (default: the system temp directory)
           --scenario N  run only scenario N (1-based; repeatable), e.g. to profile it
-          --engine NAME run only engine NAME ("kvstore" or "raw LMDB"), e.g. to profile it
+          --engine NAME run only engine NAME ("kvstore", "raw LMDB" or "GRDB"), e.g. to profile it
+          --kvstore PATH the release kvstore binary for the dump measurement
+                      (default: .build/release/kvstore in the repository)
         """
 
     /// Parses the arguments (without the program name).
@@ -57,6 +69,9 @@ struct Configuration {
             case "--engine":
                 guard let name = iterator.next() else { throw UsageError("--engine needs a name") }
                 config.engineFilter = name
+            case "--kvstore":
+                guard let path = iterator.next() else { throw UsageError("--kvstore needs a path") }
+                config.kvstoreBinary = path
             case "-h", "--help": throw UsageError(nil)
             default: throw UsageError("unknown argument '\(argument)'")
             }
@@ -67,6 +82,9 @@ struct Configuration {
             config.setTransactionsPerRound = 2
             config.insertTransactionsPerRound = 1
             config.rounds = 2
+            config.commitsPerRound = 80
+            config.followCommits = 200
+            config.bigRecords = 20_000
         }
         if let rounds { config.rounds = rounds }
         return config

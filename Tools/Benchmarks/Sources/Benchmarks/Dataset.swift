@@ -11,6 +11,8 @@ enum Dataset {
     static let readKey = "k7"
     /// The key every set scenario sets (an int; base values are below 1,000).
     static let setKey = "k3"
+    /// The int key the aggregate scenario sums (no scenario changes it; values below 100,000).
+    static let sumKey = "k2"
 
     static func id(_ index: Int) -> String {
         let digits = String(index)

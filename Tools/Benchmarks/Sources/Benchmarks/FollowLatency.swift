@@ -27,6 +27,17 @@ enum FollowLatency {
     /// The writer: makes the store, spawns the follower, commits, and reports.
     static func run(_ arguments: [String]) throws {
         let (commits, interval, directory, durability) = try WriterOptions.parse(arguments, usage: usage).values
+        let (afterReturn, afterBegin) = try measure(commits: commits, interval: interval, directory: directory, durability: durability)
+        print("follow latency, \(commits) commits in another process (ms): p50 / p90 / p99 / max")
+        print("  since commit returned: \(summary(afterReturn))")
+        print("  since commit began:    \(summary(afterBegin))")
+    }
+
+    /// Commits `commits` times, one every `interval` ms, while a spawned follower receives them.
+    /// - Returns: each commit's *receive − commit returned* and *receive − commit began*, in ns.
+    static func measure(commits: Int, interval: Double, directory: String, durability: Durability) throws
+        -> (afterReturn: [Int64], afterBegin: [Int64])
+    {
         let path = (directory as NSString).appendingPathComponent("kvstore-follow-\(getpid())")
         defer { try? FileManager.default.removeItem(atPath: path) }
         var options = Store.Options()
@@ -60,11 +71,7 @@ enum FollowLatency {
         guard received.count == commits, received.map(\.0) == (2 ... UInt64(commits + 1)).map({ $0 }) else {
             throw UsageError("the follower saw \(received.count) entries, not the \(commits) commits in order")
         }
-        let afterReturn = zip(received, returned).map { max(0, $0.1 - $1) }
-        let afterBegin = zip(received, began).map { $0.1 - $1 }
-        print("follow latency, \(commits) commits in another process (ms): p50 / p90 / p99 / max")
-        print("  since commit returned: \(summary(afterReturn))")
-        print("  since commit began:    \(summary(afterBegin))")
+        return (zip(received, returned).map { max(0, $0.1 - $1) }, zip(received, began).map { $0.1 - $1 })
     }
 
     /// The follower: follows the journal after the first entry and prints `sequence receivedNs`
@@ -99,12 +106,15 @@ enum FollowLatency {
     }
 
     static func summary(_ nanoseconds: [Int64]) -> String {
+        [0.5, 0.9, 0.99, 1.0].map { String(format: "%.2f", percentile($0, of: nanoseconds)) }.joined(separator: " / ")
+    }
+
+    /// The `p` percentile (nearest rank) of `nanoseconds`, in ms.
+    static func percentile(_ p: Double, of nanoseconds: [Int64]) -> Double {
         let sorted = nanoseconds.sorted()
-        func percentile(_ p: Double) -> String {
-            let index = min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)
-            return String(format: "%.2f", Double(sorted[max(0, index)]) / 1e6)
-        }
-        return [0.5, 0.9, 0.99, 1.0].map(percentile).joined(separator: " / ")
+        guard !sorted.isEmpty else { return 0 }
+        let index = min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)
+        return Double(sorted[max(0, index)]) / 1e6
     }
 }
 

@@ -2,15 +2,20 @@ import KVStore
 
 /// kvstore's side of every scenario, through its public API only.
 final class KVStoreEngine {
-    let store: Store
+    /// The store; closed and opened again with another durability by ``use(_:)``.
+    var store: Store { current! }
+    private var current: Store?
+    private var durability = Durability.full
+    private let options: Store.Options
     /// References of the base records, by index (made before timing, as an application holds them).
     let refs: [RecordRef]
     /// References and dictionaries of the insert pool.
     let poolRefs: [RecordRef]
     let poolValues: [[String: Value]]
 
-    init(store: Store, baseCount: Int, pool: EncodedPool) {
-        self.store = store
+    init(store: Store, options: Store.Options, baseCount: Int, pool: EncodedPool) {
+        current = store
+        self.options = options
         refs = (0 ..< baseCount).map(Dataset.ref)
         poolRefs = pool.indexes.map(Dataset.ref)
         poolValues = pool.indexes.map(Dataset.values)
@@ -63,10 +68,21 @@ final class KVStoreEngine {
         return workload.insertRange.count
     }
 
+    /// Closes the store and opens it again with `durability`, unless it already has it.
+    func use(_ durability: Durability) throws {
+        guard durability != self.durability else { return }
+        var options = self.options
+        options.durability = durability
+        let path = store.path
+        current = nil  // the last reference: the environment closes before it opens again
+        current = try Store(path: path, options: options)
+        self.durability = durability
+    }
+
     @inline(__always)
-    private static func touch(_ value: Value?) -> Int {
+    static func touch(_ value: Value?) -> Int {
         switch value {
-        case .string(let string)?: string.utf8.count
+        case .string(let string)?: string.utf8.count &+ Int(string.utf8.first ?? 0)
         case .int(let int)?: Int(truncatingIfNeeded: int)
         default: 0
         }

@@ -78,11 +78,11 @@ final class ObservationBench {
         let path = ((kvstore.store.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("observe")
         let bench = try ObservationBench(path: path, config: config)
         return [
-            Scenario(name: "notify: 1 observer/record, 1k sets per txn (no-sync)", operations: { _ in 20_000 },
+            Scenario(name: "notify: 1 observer/record, 1k sets per txn", durability: "noSync", operations: { _ in 20_000 },
                      engines: [EngineRun(EngineName.kvstore, bench.oneObserverPerRecord)]),
-            Scenario(name: "notify: 1k observers of 1 key, 1 set per txn (no-sync)", operations: { _ in 50_000 },
+            Scenario(name: "notify: 1k observers of 1 key, 1 set per txn", durability: "noSync", operations: { _ in 50_000 },
                      engines: [EngineRun(EngineName.kvstore, bench.fanOut)]),
-            Scenario(name: "notify: 1 observer, 1k changes per txn (no-sync)", operations: { _ in 20_000 },
+            Scenario(name: "notify: 1 observer, 1k changes per txn", durability: "noSync", operations: { _ in 20_000 },
                      engines: [EngineRun(EngineName.kvstore, bench.oneObserverManyChanges)]),
         ]
     }

@@ -28,11 +28,10 @@ struct DataFacts: Codable {
 ///    the exact bytes and journal-entry sizes kvstore writes for them (then it is deleted);
 /// 2. `kvstore/`: the base records inserted through kvstore, `batch` per transaction;
 /// 3. `lmdb/`: a raw LMDB environment holding a copy of kvstore's `records` and `journal`
-///    databases, read out with the C API and put in the same order and transaction sizes.
+///    databases, read out with the C API and put in the same order and transaction sizes;
+/// 4. `grdb/`: a GRDB `DatabasePool` holding the same records as JSON rows (``GRDBEngine``).
 enum Preparation {
-    static func prepare(_ config: Configuration, root: String, log: (String) -> Void) throws
-        -> (kvstore: KVStoreEngine, raw: RawLMDBEngine, facts: DataFacts)
-    {
+    static func prepare(_ config: Configuration, root: String, log: (String) -> Void) throws -> (engines: Engines, facts: DataFacts) {
         log("encoding the insert pool (\(config.insertPoolSize) records) in a scratch store")
         let pool = try encodePool(config, path: root + "/encode")
         try FileManager.default.removeItem(atPath: root + "/encode")
@@ -52,6 +51,7 @@ enum Preparation {
             throw SetupError("copied \(copied.records) records and \(copied.entries) journal entries, expected \(config.records)")
         }
 
+        let grdb = try GRDBEngine(path: root + "/grdb", config: config, pool: pool, log: log)
         let store = try Store(path: kvstorePath, options: storeOptions(config))
         let facts = DataFacts(
             records: config.records,
@@ -59,10 +59,11 @@ enum Preparation {
             averageInsertEntryBytes: Double(pool.insertEntrySizes.reduce(0, +)) / Double(max(1, pool.insertEntrySizes.count)),
             setEntryBytes: pool.setEntry.count,
             directory: root)
-        return (
-            KVStoreEngine(store: store, baseCount: config.records, pool: pool),
-            try RawLMDBEngine(environment: environment, records: records, journal: journal, baseCount: config.records, pool: pool),
-            facts)
+        let engines = Engines(
+            kvstore: KVStoreEngine(store: store, options: storeOptions(config), baseCount: config.records, pool: pool),
+            raw: try RawLMDBEngine(environment: environment, records: records, journal: journal, baseCount: config.records, pool: pool),
+            grdb: grdb)
+        return (engines, facts)
     }
 
     static func storeOptions(_ config: Configuration) -> Store.Options {

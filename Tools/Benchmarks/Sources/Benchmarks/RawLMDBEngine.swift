@@ -84,22 +84,31 @@ final class RawLMDBEngine {
         var sum = 0
         for range in workload.batches(of: workload.setTargets.indices) {
             try environment.transaction(readOnly: false) { txn in
-                for position in range {
-                    var key = keys.val(workload.setTargets[position])
-                    var value = MDB_val()
-                    try lmdbCheck(mdb_get(txn, records, &key, &value), "mdb_get")
-                    precondition(value.mv_size <= Self.recordBufferSize)
-                    recordBuffer.copyMemory(from: value.mv_data, byteCount: value.mv_size)
-                    let last = recordBuffer.advanced(by: value.mv_size - 1)
-                    last.storeBytes(of: last.load(as: UInt8.self) ^ UInt8(truncatingIfNeeded: workload.setValues[position] | 1), as: UInt8.self)
-                    var copy = MDB_val(mv_size: value.mv_size, mv_data: recordBuffer)
-                    try lmdbCheck(mdb_put(txn, records, &key, &copy, 0), "mdb_put(records)")
-                    try appendJournalEntry(txn, size: setJournalSize)
-                    sum &+= value.mv_size
-                }
+                for position in range { sum &+= try set(txn, position: position, of: workload) }
             }
         }
         return sum
+    }
+
+    /// One set (see ``batchedSets(_:)``) in a write transaction of its own.
+    func singleCommit(position: Int, of workload: Workload) throws -> Int {
+        try environment.transaction(readOnly: false) { txn in try set(txn, position: position, of: workload) }
+    }
+
+    /// Gets the record, puts back a same-size copy with one byte changed, appends a journal entry.
+    /// - Returns: the record's size.
+    private func set(_ txn: OpaquePointer, position: Int, of workload: Workload) throws -> Int {
+        var key = keys.val(workload.setTargets[position])
+        var value = MDB_val()
+        try lmdbCheck(mdb_get(txn, records, &key, &value), "mdb_get")
+        precondition(value.mv_size <= Self.recordBufferSize)
+        recordBuffer.copyMemory(from: value.mv_data, byteCount: value.mv_size)
+        let last = recordBuffer.advanced(by: value.mv_size - 1)
+        last.storeBytes(of: last.load(as: UInt8.self) ^ UInt8(truncatingIfNeeded: workload.setValues[position] | 1), as: UInt8.self)
+        var copy = MDB_val(mv_size: value.mv_size, mv_data: recordBuffer)
+        try lmdbCheck(mdb_put(txn, records, &key, &copy, 0), "mdb_put(records)")
+        try appendJournalEntry(txn, size: setJournalSize)
+        return value.mv_size
     }
 
     /// Per insert: put the kvstore-encoded record under its new key, append a journal entry of

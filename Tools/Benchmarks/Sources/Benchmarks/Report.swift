@@ -5,6 +5,8 @@ struct Report: Encodable {
     let configuration: ConfigurationSummary
     let data: DataFacts
     let scenarios: [ScenarioSummary]
+    /// Figures measured once per run against a target (follow latency, replication, dump).
+    let measurements: [Figure]
     /// The 1-minute load average before and after the run: the machine's other work skews results.
     let loadAverage: [Double]
     /// A checksum of everything the scenarios read, so that no read can be optimised away.
@@ -14,11 +16,13 @@ struct Report: Encodable {
         let rounds: Int
         let batch: Int
         let quick: Bool
-        let durability: String
     }
 
     struct ScenarioSummary: Encodable {
+        let number: Int
         let name: String
+        /// kvstore's / SQLite's durability ("" for reads).
+        let durability: String
         let operationsPerRound: Int
         let engines: [EngineSummary]
         /// Subject median / baseline median, keyed by baseline engine.
@@ -31,19 +35,26 @@ struct Report: Encodable {
         let opsPerSecond: [Double]
     }
 
-    init(config: Configuration, data: DataFacts, results: [ScenarioResult], checksum: Int, loadAverage: [Double]) {
+    init(config: Configuration, data: DataFacts, results: [ScenarioResult], measurements: [Figure], checksum: Int, loadAverage: [Double]) {
         self.loadAverage = loadAverage
-        configuration = ConfigurationSummary(rounds: config.rounds, batch: config.batch, quick: config.quick, durability: "full")
+        configuration = ConfigurationSummary(rounds: config.rounds, batch: config.batch, quick: config.quick)
         self.data = data
         self.checksum = checksum
+        self.measurements = measurements
+        self.results = results
         scenarios = results.map { result in
             ScenarioSummary(
+                number: result.number,
                 name: result.name,
+                durability: result.durability,
                 operationsPerRound: result.operationsPerRound,
                 engines: result.engines.map { EngineSummary(engine: $0.engine, medianOpsPerSecond: $0.median.rounded(), opsPerSecond: $0.opsPerSecond.map { $0.rounded() }) },
                 ratios: Dictionary(uniqueKeysWithValues: result.ratios.map { ($0.baseline, ($0.ratio * 1000).rounded() / 1000) }))
         }
     }
+
+    private let results: [ScenarioResult]
+    private enum CodingKeys: CodingKey { case configuration, data, scenarios, measurements, loadAverage, checksum }
 
     func json() throws -> String {
         let encoder = JSONEncoder()
@@ -51,31 +62,48 @@ struct Report: Encodable {
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
-    func table(results: [ScenarioResult]) -> String {
-        guard let first = results.first, let subject = first.engines.first?.engine else { return "nothing measured\n" }
-        var header = ["scenario"] + first.engines.map { "\($0.engine) ops/s" }
-        header += first.engines.dropFirst().map { "\(subject)/\($0.engine)" }
+    /// The engines' columns: every engine any scenario ran, the subject (kvstore) first.
+    private var engineNames: [String] {
+        var names: [String] = []
+        for result in results { for engine in result.engines where !names.contains(engine.engine) { names.append(engine.engine) } }
+        return names
+    }
+
+    func table() -> String {
+        let engines = engineNames
+        guard let subject = engines.first else { return "nothing measured\n" }
+        let baselines = engines.dropFirst()
+        let header = ["#", "scenario", "durability (kvstore / SQLite)"] + engines.map { "\($0) ops/s" } + baselines.map { "\(subject)/\($0)" }
         var rows = [header]
         for result in results {
-            rows.append([result.name] + result.engines.map { Self.format($0.median) } + result.ratios.map { Self.ratio($0.ratio) })
+            let medians = engines.map { name in result.engines.first { $0.engine == name }.map { Self.format($0.median) } ?? "" }
+            let ratios = baselines.map { name in result.ratios.first { $0.baseline == name }.map { Self.ratio($0.ratio) } ?? "" }
+            rows.append([String(result.number), result.name, result.durability] + medians + ratios)
         }
-        let widths = header.indices.map { column in rows.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }  // rows without a baseline are shorter
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return column == 0 ? cell + pad : pad + cell
+                return column == 1 || column == 2 ? cell + pad : pad + cell
             }.joined(separator: "  ")
         }
         var text = """
             kvstore benchmarks: \(data.records) records of ~\(Int(data.averageRecordBytes.rounded())) bytes, \
             journal entries of ~\(Int(data.averageInsertEntryBytes.rounded())) bytes (insert) and \(data.setEntryBytes) bytes (set), \
-            \(configuration.rounds) rounds, median ops/s, full durability\(configuration.quick ? ", QUICK (not a measurement)" : ""); \
+            \(configuration.rounds) rounds, median ops/s\(configuration.quick ? ", QUICK (not a measurement)" : ""); \
             load average \(loadAverage.map { String(format: "%.1f", $0) }.joined(separator: " → "))
 
             """
         text += line(rows[0]) + "\n"
         text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
         for row in rows.dropFirst() { text += line(row) + "\n" }
+        if !measurements.isEmpty {
+            text += "\nmeasured once per run (kvstore only):\n"
+            for m in measurements {
+                let verdict = m.met.map { $0 ? "met" : "NOT met" } ?? "-"
+                text += "\(m.number). \(m.name)\(m.durability.isEmpty ? "" : " [\(m.durability)]"): \(m.result) (target \(m.target): \(verdict))\n"
+            }
+        }
         return text
     }
 

@@ -12,8 +12,10 @@ struct Runner {
             let engines = scenario.engines.filter { config.engineFilter == nil || $0.engine == config.engineFilter }
             var rates: [String: [Double]] = [:]
             var operations = 0
+            try scenario.setUp()
             for round in 0 ..< config.rounds {
-                let workload = Workload.make(round: round, config: config)
+                let workload = Workload.make(round: round, scenario: number, config: config)
+                var checked: [(engine: String, sum: Int)] = []
                 operations = scenario.operations(workload)
                 let shift = round % max(1, engines.count)
                 let order = engines[shift...] + engines[..<shift]
@@ -21,12 +23,18 @@ struct Runner {
                     var sum = 0
                     let elapsed = try clock.measure { sum = try engine.run(workload) }
                     checksum = checksum &* 31 &+ sum
+                    if engine.checked { checked.append((engine.engine, sum)) }
                     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
                     rates[engine.engine, default: []].append(Double(operations) / seconds)
                 }
+                if let first = checked.first, checked.contains(where: { $0.sum != first.sum }) {
+                    throw ChecksumMismatch(scenario: scenario.name, round: round, sums: checked)
+                }
             }
             let result = ScenarioResult(
+                number: number,
                 name: scenario.name,
+                durability: scenario.durability,
                 operationsPerRound: operations,
                 engines: engines.map { EngineResult(engine: $0.engine, opsPerSecond: rates[$0.engine] ?? []) })
             log(result.summary)
@@ -48,8 +56,21 @@ struct EngineResult: Codable {
     }
 }
 
+/// Engines that should have read or written the same values returned different checksums.
+struct ChecksumMismatch: Error, CustomStringConvertible {
+    let scenario: String
+    let round: Int
+    let sums: [(engine: String, sum: Int)]
+    var description: String {
+        "checksums differ in '\(scenario)', round \(round + 1): " + sums.map { "\($0.engine) \($0.sum)" }.joined(separator: ", ")
+    }
+}
+
 struct ScenarioResult {
+    let number: Int
     let name: String
+    /// The engines' durability ("" for reads).
+    let durability: String
     let operationsPerRound: Int
     /// The subject (kvstore) first, then each baseline.
     let engines: [EngineResult]
@@ -63,6 +84,6 @@ struct ScenarioResult {
     var summary: String {
         let medians = engines.map { "\($0.engine) \(Report.format($0.median))/s" }.joined(separator: ", ")
         let ratio = ratios.map { Report.ratio($0.ratio) }.joined(separator: ", ")
-        return "\(name): \(medians) (ratio \(ratio))"
+        return "\(name)\(durability.isEmpty ? "" : " [\(durability)]"): \(medians) (ratio \(ratio))"
     }
 }

@@ -1,22 +1,31 @@
+import KVStore
+
 /// One measured operation, run by every engine on the same workload.
 ///
 /// Each engine contributes a closure that performs the round's operations and returns a checksum
-/// of what it read (so the work cannot be optimised away). Adding a peer (GRDB, say) is adding an
-/// ``EngineRun`` to each scenario: the first engine is the subject, every later one a baseline
-/// that gets its own ratio column.
+/// of what it did (so the work cannot be optimised away). The first engine is the subject, every
+/// later one a baseline that gets its own ratio column. Engines marked `checked` must return the
+/// same checksum in every round (they read or wrote the same values); the run fails otherwise.
 struct Scenario {
     let name: String
+    /// The durability each engine runs at, as the table shows it ("" for reads).
+    var durability = ""
     /// Operations one engine performs in one round.
     let operations: (Workload) -> Int
     let engines: [EngineRun]
+    /// Runs before the scenario's first round (e.g. sets every engine's durability).
+    var setUp: () throws -> Void = {}
 }
 
 struct EngineRun {
     let engine: String
     let run: (Workload) throws -> Int
+    /// Whether this engine's checksum must equal the other checked engines' in each round.
+    let checked: Bool
 
-    init(_ engine: String, _ run: @escaping (Workload) throws -> Int) {
+    init(_ engine: String, checked: Bool = true, _ run: @escaping (Workload) throws -> Int) {
         self.engine = engine
+        self.checked = checked
         self.run = run
     }
 }
@@ -25,40 +34,74 @@ struct EngineRun {
 enum EngineName {
     static let kvstore = "kvstore"
     static let rawLMDB = "raw LMDB"
+    static let grdb = "GRDB"
+}
+
+/// The three engines of the ratio scenarios.
+struct Engines {
+    let kvstore: KVStoreEngine
+    let raw: RawLMDBEngine
+    let grdb: GRDBEngine
+
+    func use(_ durability: Durability) throws {
+        try kvstore.use(durability)
+        try raw.use(durability)
+        try grdb.use(durability)
+    }
+
+    /// The three engines' runs of one scenario; `rawChecked` when raw LMDB's checksum must agree.
+    func runs(
+        _ kvstore: @escaping (Workload) throws -> Int, _ raw: @escaping (Workload) throws -> Int,
+        _ grdb: @escaping (Workload) throws -> Int, rawChecked: Bool = false
+    ) -> [EngineRun] {
+        [EngineRun(EngineName.kvstore, kvstore), EngineRun(EngineName.rawLMDB, checked: rawChecked, raw), EngineRun(EngineName.grdb, grdb)]
+    }
 }
 
 extension Scenario {
+    static let full = "full / FULL"
+    static let relaxed = "noMetaSync / NORMAL"
+
+    /// A write scenario at `durability`: every engine switches to it first.
+    init(_ name: String, _ durability: Durability, _ engines: Engines, operations: @escaping (Workload) -> Int, runs: [EngineRun]) {
+        self.init(name: name, durability: durability == .full ? Self.full : Self.relaxed, operations: operations, engines: runs) {
+            try engines.use(durability)
+        }
+    }
+
     /// The scenarios, in the order they run: reads first, then writes (which change the data).
-    static func all(kvstore: KVStoreEngine, raw: RawLMDBEngine) -> [Scenario] {
-        [
-            Scenario(
-                name: "get 1 key, 1 read txn each, random",
-                operations: { $0.readOrder.count },
-                engines: [
-                    EngineRun(EngineName.kvstore, kvstore.singleReads),
-                    EngineRun(EngineName.rawLMDB, raw.singleReads),
-                ]),
-            Scenario(
-                name: "get 1 key, 1k per read txn, random",
-                operations: { $0.readOrder.count },
-                engines: [
-                    EngineRun(EngineName.kvstore, kvstore.batchedReads),
-                    EngineRun(EngineName.rawLMDB, raw.batchedReads),
-                ]),
-            Scenario(
-                name: "set 1 key + journal, 1k per txn, random",
-                operations: { $0.setTargets.count },
-                engines: [
-                    EngineRun(EngineName.kvstore, kvstore.batchedSets),
-                    EngineRun(EngineName.rawLMDB, raw.batchedSets),
-                ]),
-            Scenario(
-                name: "insert + journal, 1k per txn, new ids",
-                operations: { $0.insertRange.count },
-                engines: [
-                    EngineRun(EngineName.kvstore, kvstore.batchedInserts),
-                    EngineRun(EngineName.rawLMDB, raw.batchedInserts),
-                ]),
+    /// Raw LMDB reads bytes without decoding them, so only kvstore's and GRDB's checksums are
+    /// compared, except for the sum, which all three compute.
+    static func all(_ e: Engines) -> [Scenario] {
+        let (k, r, g) = (e.kvstore, e.raw, e.grdb)
+        return [
+            Scenario(name: "get 1 key, 1 read txn each, random", operations: { $0.readOrder.count },
+                     engines: e.runs(k.singleReads, r.singleReads, g.singleReads)),
+            Scenario(name: "get 1 key, 1k per read txn, random", operations: { $0.readOrder.count },
+                     engines: e.runs(k.batchedReads, r.batchedReads, g.batchedReads)),
+            Scenario(name: "get whole record, 1k per read txn, random", operations: { $0.readOrder.count },
+                     engines: e.runs(k.batchedRecordReads, r.batchedRecordReads, g.batchedRecordReads)),
+            Scenario(name: "scan the kind, records decoded", operations: { _ in e.kvstoreRecordCount() },
+                     engines: e.runs(k.scan, r.scan, g.scan)),
+            Scenario(name: "@sum.\(Dataset.sumKey) over the kind (records)", operations: { _ in e.kvstoreRecordCount() },
+                     engines: e.runs(k.sum, r.sum, g.sum, rawChecked: true)),
+            Scenario("set 1 key + journal, 1k per txn, random", .full, e, operations: { $0.setTargets.count },
+                     runs: e.runs(k.batchedSets, r.batchedSets, g.batchedSets)),
+            Scenario("set 1 key + journal, 1k per txn, random", .noMetaSync, e, operations: { $0.setTargets.count },
+                     runs: e.runs(k.batchedSets, r.batchedSets, g.batchedSets)),
+            Scenario("1 set per commit, 1 writer", .full, e, operations: { $0.commits },
+                     runs: e.runs(k.singleCommits, r.singleCommits, g.singleCommits)),
+            Scenario("1 set per commit, 8 writer threads", .full, e, operations: { $0.commits },
+                     runs: e.runs(k.concurrentCommits, r.concurrentCommits, g.concurrentCommits)),
+            Scenario("1 set per commit, 8 writer threads", .noMetaSync, e, operations: { $0.commits },
+                     runs: e.runs(k.concurrentCommits, r.concurrentCommits, g.concurrentCommits)),
+            Scenario("insert + journal, 1k per txn, new ids", .full, e, operations: { $0.insertRange.count },
+                     runs: e.runs(k.batchedInserts, r.batchedInserts, g.batchedInserts)),
         ]
     }
+}
+
+extension Engines {
+    /// Records of the kind now (the insert scenario adds some to every engine alike).
+    func kvstoreRecordCount() -> Int { (try? kvstore.store.count(ofKind: Dataset.kind)) ?? 0 }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-// kvstore against raw LMDB on the same bytes: see README.md. Progress goes to stderr, results to
+// kvstore against raw LMDB on the same bytes and GRDB on the same records: see README.md. Progress goes to stderr, results to
 // stdout (a table, or JSON with --json).
 
 func log(_ message: String) {
@@ -28,21 +28,23 @@ func main() throws {
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: root) }
 
-    let (report, results) = try measure(config, root: root)
-    print(config.json ? try report.json() : report.table(results: results))
+    let report = try measure(config, root: root)
+    print(config.json ? try report.json() : report.table())
 }
 
 /// Prepares the engines, runs the scenarios, and lets the engines (and their open files) go before
 /// the directory is removed.
-func measure(_ config: Configuration, root: String) throws -> (Report, [ScenarioResult]) {
+func measure(_ config: Configuration, root: String) throws -> Report {
     let start = ContinuousClock.now
     let loadBefore = Report.loadAverage()
-    let (kvstore, raw, facts) = try Preparation.prepare(config, root: root, log: log)
+    let (engines, facts) = try Preparation.prepare(config, root: root, log: log)
     log("prepared in \(ContinuousClock.now - start); running \(config.rounds) rounds per scenario")
-    let (results, checksum) = try Runner(config: config, log: log).run(Scenario.all(kvstore: kvstore, raw: raw) + ObservationBench.scenarios(near: kvstore, config: config))
+    let scenarios = Scenario.all(engines) + (try ObservationBench.scenarios(near: engines.kvstore, config: config))
+    let (results, checksum) = try Runner(config: config, log: log).run(scenarios)
+    let measurements = try Figures(config: config, root: root, firstNumber: scenarios.count + 1).run()
     log("done in \(ContinuousClock.now - start)")
     let load = [loadBefore, Report.loadAverage()].compactMap { $0 }
-    return (Report(config: config, data: facts, results: results, checksum: checksum, loadAverage: load), results)
+    return Report(config: config, data: facts, results: results, measurements: measurements, checksum: checksum, loadAverage: load)
 }
 
 do {
