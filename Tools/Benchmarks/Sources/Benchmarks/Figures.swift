@@ -83,14 +83,31 @@ struct Figures {
         options.replicaOptions.mapSize = 4 << 30
         let clock = ContinuousClock()
         var status: Replicator.Status?
+        let cpuBefore = Self.processCPUSeconds()
         let elapsed = try clock.measure { status = try Replicator(source: source, replicaPath: replica, options: options).run() }
+        let cpu = Self.processCPUSeconds() - cpuBefore
         let applied = status?.applied ?? 0
         guard applied == config.bigRecords else { throw SetupError("the replicator applied \(applied) entries, not \(config.bigRecords)") }
         let rate = Double(applied) / elapsed.seconds
+        let cpuRate = Double(applied) / max(cpu, 1e-9)
         return Figure(
             number: firstNumber + 1, name: "replication apply, store to store (\(applied) insert entries, Replicator)",
-            durability: "full (replica)", result: "\(Report.format(rate)) entries/s",
-            target: "≥ 300k entries/s", met: rate >= 300_000, figures: ["entriesPerSecond": rate.rounded(), "seconds": elapsed.seconds])
+            durability: "full (replica)", result: "\(Report.format(rate)) entries/s (\(Report.format(cpuRate)) per CPU second)",
+            target: "≥ 300k entries/s", met: rate >= 300_000,
+            figures: ["entriesPerSecond": rate.rounded(), "entriesPerCPUSecond": cpuRate.rounded(), "seconds": elapsed.seconds])
+    }
+
+    /// User + system time of this process so far (every thread): on a loaded machine, work per
+    /// CPU second says more than work per wall second.
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// `kvstore dump PATH` of the big store, its output counted here; its peak RSS from `wait4`.
@@ -109,10 +126,12 @@ struct Figures {
         }
         let mebibytes = Double(run.maxRSSKiB) / 1024
         let rate = Double(config.bigRecords) / elapsed.seconds
+        let cpuRate = Double(config.bigRecords) / max(run.cpuSeconds, 1e-9)
         return Figure(
             number: firstNumber + 2, name: name, durability: "",
-            result: String(format: "%.1f MiB, ", mebibytes) + "\(Report.format(rate)) records/s",
-            target: "< 64 MiB", met: mebibytes < 64, figures: ["peakRSSMiB": mebibytes, "recordsPerSecond": rate.rounded()])
+            result: String(format: "%.1f MiB; ", mebibytes) + "\(Report.format(rate)) records/s (\(Report.format(cpuRate)) per CPU second)",
+            target: "< 64 MiB", met: mebibytes < 64,
+            figures: ["peakRSSMiB": mebibytes, "recordsPerSecond": rate.rounded(), "recordsPerCPUSecond": cpuRate.rounded()])
     }
 }
 
@@ -140,7 +159,7 @@ enum KVStoreBinary {
 /// A child process whose standard output lines are counted and whose own peak RSS is read from
 /// `wait4` (not `RUSAGE_CHILDREN`, which keeps the largest of every child the run has had).
 enum ChildProcess {
-    static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, lines: Int, maxRSSKiB: Int) {
+    static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, lines: Int, maxRSSKiB: Int, cpuSeconds: Double) {
         var pipe: [Int32] = [0, 0]
         guard Glibc.pipe(&pipe) == 0 else { throw SetupError("pipe failed") }
         var actions = posix_spawn_file_actions_t()
@@ -172,6 +191,7 @@ enum ChildProcess {
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exit, lines, Int(usage.ru_maxrss))
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return (exit, lines, Int(usage.ru_maxrss), cpu)
     }
 }

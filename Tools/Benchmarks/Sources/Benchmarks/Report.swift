@@ -71,7 +71,7 @@ struct Report: Encodable {
 
     func table() -> String {
         let engines = engineNames
-        guard let subject = engines.first else { return "nothing measured\n" }
+        let subject = engines.first ?? EngineName.kvstore
         let baselines = engines.dropFirst()
         let header = ["#", "scenario", "durability (kvstore / SQLite)"] + engines.map { "\($0) ops/s" } + baselines.map { "\(subject)/\($0)" }
         var rows = [header]
@@ -94,9 +94,11 @@ struct Report: Encodable {
             load average \(loadAverage.map { String(format: "%.1f", $0) }.joined(separator: " → "))
 
             """
-        text += line(rows[0]) + "\n"
-        text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
-        for row in rows.dropFirst() { text += line(row) + "\n" }
+        if !results.isEmpty {
+            text += line(rows[0]) + "\n"
+            text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
+            for row in rows.dropFirst() { text += line(row) + "\n" }
+        }
         if !measurements.isEmpty {
             text += "\nmeasured once per run (kvstore only):\n"
             for m in measurements {
