@@ -3,7 +3,8 @@ import Foundation
 /// The results as a table (default) or as JSON (`--json`).
 struct Report: Encodable {
     let configuration: ConfigurationSummary
-    let data: DataFacts
+    /// The prepared data (nil when only figures ran).
+    let data: DataFacts?
     let scenarios: [ScenarioSummary]
     /// Figures measured once per run against a target (follow latency, replication, dump).
     let measurements: [Figure]
@@ -35,7 +36,7 @@ struct Report: Encodable {
         let opsPerSecond: [Double]
     }
 
-    init(config: Configuration, data: DataFacts, results: [ScenarioResult], measurements: [Figure], checksum: Int, loadAverage: [Double]) {
+    init(config: Configuration, data: DataFacts?, results: [ScenarioResult], measurements: [Figure], checksum: Int, loadAverage: [Double]) {
         self.loadAverage = loadAverage
         configuration = ConfigurationSummary(rounds: config.rounds, batch: config.batch, quick: config.quick)
         self.data = data
@@ -87,13 +88,17 @@ struct Report: Encodable {
                 return column == 1 || column == 2 ? cell + pad : pad + cell
             }.joined(separator: "  ")
         }
-        var text = """
-            kvstore benchmarks: \(data.records) records of ~\(Int(data.averageRecordBytes.rounded())) bytes, \
-            journal entries of ~\(Int(data.averageInsertEntryBytes.rounded())) bytes (insert) and \(data.setEntryBytes) bytes (set), \
-            \(configuration.rounds) rounds, median ops/s\(configuration.quick ? ", QUICK (not a measurement)" : ""); \
-            load average \(loadAverage.map { String(format: "%.1f", $0) }.joined(separator: " → "))
+        let load = "load average " + loadAverage.map { String(format: "%.1f", $0) }.joined(separator: " → ")
+        let quick = configuration.quick ? ", QUICK (not a measurement)" : ""
+        var text = "kvstore benchmarks: figures only\(quick); \(load)\n"
+        if let data {
+            text = """
+                kvstore benchmarks: \(data.records) records of ~\(Int(data.averageRecordBytes.rounded())) bytes, \
+                journal entries of ~\(Int(data.averageInsertEntryBytes.rounded())) bytes (insert) and \(data.setEntryBytes) bytes (set), \
+                \(configuration.rounds) rounds, median ops/s\(quick); \(load)
 
-            """
+                """
+        }
         if !results.isEmpty {
             text += line(rows[0]) + "\n"
             text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"

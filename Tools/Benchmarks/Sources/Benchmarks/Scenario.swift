@@ -59,6 +59,9 @@ struct Engines {
 }
 
 extension Scenario {
+    /// The ratio and observation scenarios, numbered 1…; the figures (``Figures``) follow.
+    static let numberedCount = 14
+
     static let full = "full / FULL"
     static let relaxed = "noMetaSync / NORMAL"
 

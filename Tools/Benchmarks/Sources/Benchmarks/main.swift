@@ -37,11 +37,19 @@ func main() throws {
 func measure(_ config: Configuration, root: String) throws -> Report {
     let start = ContinuousClock.now
     let loadBefore = Report.loadAverage()
-    let (engines, facts) = try Preparation.prepare(config, root: root, log: log)
-    log("prepared in \(ContinuousClock.now - start); running \(config.rounds) rounds per scenario")
-    let scenarios = Scenario.all(engines) + (try ObservationBench.scenarios(near: engines.kvstore, config: config))
-    let (results, checksum) = try Runner(config: config, log: log).run(scenarios)
-    let measurements = try Figures(config: config, root: root, firstNumber: scenarios.count + 1).run()
+    var results: [ScenarioResult] = []
+    var checksum = 0
+    var facts: DataFacts?
+    // Only figures selected (e.g. `--scenario 17`): the engines' data is not needed.
+    if config.scenarioFilter?.contains(where: { $0 <= Scenario.numberedCount }) ?? true {
+        let (engines, data) = try Preparation.prepare(config, root: root, log: log)
+        log("prepared in \(ContinuousClock.now - start); running \(config.rounds) rounds per scenario")
+        let scenarios = Scenario.all(engines) + (try ObservationBench.scenarios(near: engines.kvstore, config: config))
+        precondition(scenarios.count == Scenario.numberedCount, "Scenario.numberedCount is \(Scenario.numberedCount), not \(scenarios.count)")
+        (results, checksum) = try Runner(config: config, log: log).run(scenarios)
+        facts = data
+    }
+    let measurements = try Figures(config: config, root: root, firstNumber: Scenario.numberedCount + 1).run()
     log("done in \(ContinuousClock.now - start)")
     let load = [loadBefore, Report.loadAverage()].compactMap { $0 }
     return Report(config: config, data: facts, results: results, measurements: measurements, checksum: checksum, loadAverage: load)
