@@ -80,7 +80,7 @@ final class KVStoreEngine {
     }
 
     @inline(__always)
-    static func touch(_ value: Value?) -> Int {
+    private static func touch(_ value: Value?) -> Int {
         switch value {
         case .string(let string)?: string.utf8.count &+ Int(string.utf8.first ?? 0)
         case .int(let int)?: Int(truncatingIfNeeded: int)
