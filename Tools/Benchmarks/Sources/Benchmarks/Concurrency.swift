@@ -35,6 +35,19 @@ private final class LockedError: @unchecked Sendable {
     }
 }
 
+extension Workload {
+    /// Calls `commit(position)` for every commit position of the round from `writers` threads at
+    /// once (thread t takes positions t, t + writers, …): the concurrent-commit scenarios. The
+    /// closure must be safe to call from several threads (each engine's is).
+    func onWriterThreads(_ commit: @escaping (Int) throws -> Void) throws {
+        let shared = Shared((commit, commits, writers))
+        try onThreads(writers) { thread in
+            let (commit, commits, writers) = shared.value
+            for position in stride(from: thread, to: commits, by: writers) { try commit(position) }
+        }
+    }
+}
+
 /// Hands a value that is not `Sendable` to the writer threads of one scenario, which use it the
 /// way it allows (an LMDB environment, whose write transactions LMDB serialises; `Workload`'s
 /// arrays, only read).

@@ -149,12 +149,8 @@ final class GRDBEngine {
 
     /// One set per `pool.write`, from `workload.writers` threads at once (GRDB serialises them).
     func concurrentCommits(_ workload: Workload) throws -> Int {
-        let shared = Shared((self, workload))
-        try onThreads(workload.writers) { thread in
-            let (engine, workload) = shared.value
-            for position in stride(from: thread, to: workload.commits, by: workload.writers) {
-                try engine.pool.write { db in try engine.set(db, index: workload.setTargets[position], value: workload.setValues[position]) }
-            }
+        try workload.onWriterThreads { position in
+            try self.pool.write { db in try self.set(db, index: workload.setTargets[position], value: workload.setValues[position]) }
         }
         return workload.commits
     }

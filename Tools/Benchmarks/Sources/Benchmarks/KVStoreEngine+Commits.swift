@@ -50,12 +50,8 @@ extension KVStoreEngine {
     func concurrentCommits(_ workload: Workload) throws -> Int {
         // The threads hold the engine, not the store: a thread's closure may outlive its run, and
         // the store must close when ``use(_:)`` reopens it.
-        let shared = Shared((self, workload))
-        try onThreads(workload.writers) { thread in
-            let (engine, workload) = shared.value
-            for position in stride(from: thread, to: workload.commits, by: workload.writers) {
-                try engine.store.setValue(.int(workload.setValues[position]), forKey: Dataset.setKey, of: engine.refs[workload.setTargets[position]])
-            }
+        try workload.onWriterThreads { position in
+            try self.store.setValue(.int(workload.setValues[position]), forKey: Dataset.setKey, of: self.refs[workload.setTargets[position]])
         }
         return workload.commits
     }

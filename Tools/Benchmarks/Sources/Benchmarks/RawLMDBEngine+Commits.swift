@@ -48,13 +48,7 @@ extension RawLMDBEngine {
     /// One set per write transaction from `workload.writers` threads (LMDB serialises the writers;
     /// the engine's buffers are used only inside a write transaction).
     func concurrentCommits(_ workload: Workload) throws -> Int {
-        let shared = Shared((self, workload))
-        try onThreads(workload.writers) { thread in
-            let (engine, workload) = shared.value
-            for position in stride(from: thread, to: workload.commits, by: workload.writers) {
-                _ = try engine.singleCommit(position: position, of: workload)
-            }
-        }
+        try workload.onWriterThreads { position in _ = try self.singleCommit(position: position, of: workload) }
         return workload.commits
     }
 
