@@ -3,24 +3,6 @@ import KVStore
 
 /// The raw baseline of the whole-record, scan, aggregate and small-commit scenarios.
 extension RawLMDBEngine {
-    /// `batch` gets per read transaction of whole records (their bytes, not decoded: the floor).
-    func batchedRecordReads(_ workload: Workload) throws -> Int {
-        var sum = 0
-        for range in workload.batches(of: workload.readOrder.indices) {
-            sum &+= try environment.transaction(readOnly: true) { txn in
-                var partial = 0
-                for position in range {
-                    var key = keys.val(workload.readOrder[position])
-                    var value = MDB_val()
-                    try lmdbCheck(mdb_get(txn, records, &key, &value), "mdb_get")
-                    partial &+= value.mv_size
-                }
-                return partial
-            }
-        }
-        return sum
-    }
-
     /// A cursor over the kind's keys (`bench\0…`), not decoding the records; sums their sizes.
     func scan(_ workload: Workload) throws -> Int {
         var sum = 0

@@ -83,7 +83,7 @@ extension Scenario {
             Scenario(name: "get 1 key, 1k per read txn, random", operations: { $0.readOrder.count },
                      engines: e.runs(k.batchedReads, r.batchedReads, g.batchedReads)),
             Scenario(name: "get whole record, 1k per read txn, random", operations: { $0.readOrder.count },
-                     engines: e.runs(k.batchedRecordReads, r.batchedRecordReads, g.batchedRecordReads)),
+                     engines: e.runs(k.batchedRecordReads, r.batchedReads, g.batchedRecordReads)),  // raw: the same gets
             Scenario(name: "scan the kind, records decoded", operations: { _ in e.kvstoreRecordCount() },
                      engines: e.runs(k.scan, r.scan, g.scan)),
             Scenario(name: "@sum.\(Dataset.sumKey) over the kind (records)", operations: { _ in e.kvstoreRecordCount() },
