@@ -15,3 +15,28 @@ public func requireOneLine(_ message: String, from what: String, quoting input: 
     if let input, String(decoding: input, as: UTF8.self).contains(where: \.isNewline) { return }
     require(!message.contains(where: \.isNewline), "\(what) threw an error message of several lines: \(message)")
 }
+
+/// Decodes `bytes` with `decode`. On failure checks the error's message and returns nil; on
+/// success checks the round trip — encoding the result and decoding that gives an equal value, and
+/// encoding again gives the same bytes — and returns the decoded value.
+public func requireRoundTrip<T: Equatable, Failure: Error & CustomStringConvertible>(
+    _ bytes: [UInt8], _ what: String,
+    decode: ([UInt8]) throws(Failure) -> T, encode: (T) -> [UInt8]
+) -> T? {
+    let decoded: T
+    do {
+        decoded = try decode(bytes)
+    } catch {
+        requireOneLine(error.description, from: what, quoting: bytes)
+        return nil
+    }
+    let encoded = encode(decoded)
+    do {
+        let again = try decode(encoded)
+        require(again == decoded, "\(what): decode(encode(x)) differs from x: \(decoded) became \(again)")
+        require(encode(again) == encoded, "\(what): encoding \(decoded) is not stable")
+    } catch {
+        require(false, "\(what): the encoding of a decoded value does not decode: \(error)")
+    }
+    return decoded
+}

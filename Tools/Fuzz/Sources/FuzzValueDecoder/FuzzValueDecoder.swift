@@ -13,21 +13,7 @@ func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CC
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let bytes = inputBytes(data, count)
-    let value: Value
-    do {
-        value = try FuzzingEntryPoints.decodeValue(bytes)
-    } catch {
-        requireOneLine(error.description, from: "ValueCodec.decode", quoting: bytes)
-        return 0
-    }
-    let encoded = FuzzingEntryPoints.encodeValue(value)
-    do {
-        let again = try FuzzingEntryPoints.decodeValue(encoded)
-        require(again == value, "decode(encode(v)) differs from v: \(value) became \(again)")
-        require(FuzzingEntryPoints.encodeValue(again) == encoded, "encoding \(value) is not stable")
-    } catch {
-        require(false, "the encoding of a decoded value does not decode: \(error)")
-    }
+    _ = requireRoundTrip(inputBytes(data, count), "ValueCodec.decode",
+                         decode: FuzzingEntryPoints.decodeValue, encode: FuzzingEntryPoints.encodeValue)
     return 0
 }
