@@ -1,3 +1,4 @@
+import Foundation
 import FuzzSupport
 import KVStore
 
@@ -14,7 +15,7 @@ nonisolated(unsafe) var scratch: ScratchStore?
 @_cdecl("FuzzKeyPath_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
     scratch = try? ScratchStore.withSampleRecords()
-    defer { scratch?.remove() }
+    atexit { scratch?.remove() }  // libFuzzer ends the process with exit()
     return runFuzzer(argc, argv, seeds: {
         ["name", "address.city", "friend.friend.name", "lines.@sum.amount", "lines.@distinctUnionOfObjects.sku",
          "@count", "scores.@avg", "scores.@max", "friend.@count", "a..b", "@", "lines.@unionOfArrays.sku", "tags.é",

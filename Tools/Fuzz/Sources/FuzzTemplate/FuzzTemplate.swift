@@ -1,3 +1,4 @@
+import Foundation
 import FuzzSupport
 import KVStore
 
@@ -12,7 +13,7 @@ nonisolated(unsafe) var scratch: ScratchStore?
 @_cdecl("FuzzTemplate_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
     scratch = try? ScratchStore.withSampleRecords()
-    defer { scratch?.remove() }
+    atexit { scratch?.remove() }  // libFuzzer ends the process with exit()
     return runFuzzer(argc, argv, seeds: {
         ["<h1>[[name]]</h1><p>[[address.city]], [[raw bio]]</p>", "[[ friend.name ]] ]] [x]", "a\n[[\tscores.@sum ]]\nb",
          "[[", "[[ ]]", "[[a..b]]", "[[raw]]", "[[lines.@avg.amount]] & <>\"'",
