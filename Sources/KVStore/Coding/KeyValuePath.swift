@@ -41,10 +41,10 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
     ///   ``KeyValueCodingError/Code/unknownOperator`` for `@name` with an unknown name.
     public init(_ text: String) throws(KeyValueCodingError) {
         guard !text.isEmpty else { throw .invalidKeyPath(text, problem: "the key path is empty") }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = Self.keys(of: text)
         var components: [Component] = []
         for (index, part) in parts.enumerated() {
-            components.append(try Self.component(String(part), at: index, of: parts.count, in: text))
+            components.append(try Self.component(part, at: index, of: parts.count, in: text))
         }
         self.components = components
     }
@@ -82,6 +82,12 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
     /// two components as written.
     package static func text(of components: ArraySlice<Component>) -> String {
         components.map(\.description).joined(separator: ".")
+    }
+
+    /// `text` split at every `.`, by Unicode scalar as record keys are checked: a `.` after a
+    /// prepended mark such as U+0602 forms one Character with it, and still separates two keys.
+    package static func keys(of text: String) -> [String] {
+        text.unicodeScalars.split(separator: ".", omittingEmptySubsequences: false).map { String(Substring($0)) }
     }
 
     private static func component(

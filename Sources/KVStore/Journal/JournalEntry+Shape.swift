@@ -16,7 +16,7 @@ extension JournalEntry {
             return values.keys.first(where: unnameable).map { "a record insertion with key '\($0)', which no key path can name" }
         case .setting:
             guard let keyPath else { return "a setting without a key path" }
-            let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            let keys = KeyValuePath.keys(of: keyPath)
             return keys.contains(where: unnameable) ? "a setting of '\(keyPath)', which is not a key path of record keys" : nil
         case .insertion, .removal, .replacement:
             guard let keyPath, let indexes else { return "an index-level change without a key or indexes" }

@@ -28,7 +28,7 @@ extension WriteTransaction {
         case .setting:
             guard try contains(ref) else { return "\(ref) to change does not exist" }
             guard let keyPath = entry.keyPath else { return "a setting without a key path" }
-            let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            let keys = KeyValuePath.keys(of: keyPath)
             let new = entry.newValue?.isNull == true ? nil : entry.newValue
             if keys.count == 1 { try replaceTracked(new, forKey: keyPath, of: ref); return nil }
             return try applyNestedSetting(new, keys: keys, keyPath: keyPath, of: ref)

@@ -65,10 +65,12 @@ extension TemplateError.Position {
 }
 
 extension Substring {
+    /// Without white space at either end, by Unicode scalar, as tags are found: a space after a
+    /// prepended mark such as U+06DD forms one Character with it, and must still be trimmed.
     fileprivate func trimmingSpaces() -> Substring {
-        var result = self
-        while result.first?.isWhitespace == true { result.removeFirst() }
-        while result.last?.isWhitespace == true { result.removeLast() }
-        return result
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return self[endIndex...] }
+        return Substring(scalars[first...last])
     }
 }

@@ -38,7 +38,22 @@ struct JSONParser {
                 column += 1  // count Unicode scalars, not UTF-8 continuation bytes
             }
         }
-        return TypedJSONError(line: line, column: column, problem: problem)
+        return TypedJSONError(line: line, column: column, problem: oneLine(problem))
+    }
+
+    /// `problem` with its control characters and line separators escaped (`\u{0C}`): a problem
+    /// quotes decoded text (a key, a tag, a `$date`), where a JSON escape such as `\f` or `\n` would
+    /// otherwise break the message across lines.
+    private static func oneLine(_ problem: String) -> String {
+        guard problem.unicodeScalars.contains(where: needsEscape) else { return problem }
+        return problem.unicodeScalars.map { needsEscape($0) ? $0.escaped(asASCII: true) : String($0) }.joined()
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
     }
 
     func error(_ problem: String, at offset: Int? = nil) -> TypedJSONError {

@@ -1,0 +1,46 @@
+import FuzzSupport
+@_spi(Fuzzing) import KVStore
+
+// The record decoder (`RecordCodec.decode`) and the record's partial readers (`keys(in:)`,
+// `value(forKey:in:)`) on any bytes. Checks: no trap; failures are the documented error with a
+// one-line message; a decoded record round-trips (decode → encode → decode equal, encoding stable);
+// and on a record that decodes, the partial readers agree with the whole decode: `keys(in:)` is
+// its keys in UTF-8 byte order, `value(forKey:in:)` finds each key's value and nil for a key
+// that is absent.
+
+@_cdecl("FuzzRecordDecoder_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzer(argc, argv, seeds: { Samples.records.map(FuzzingEntryPoints.encodeRecord) }, callback: fuzzOne)
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = inputBytes(data, count)
+    guard let record = requireRoundTrip(bytes, "RecordCodec.decode",
+                                        decode: FuzzingEntryPoints.decodeRecord, encode: FuzzingEntryPoints.encodeRecord) else {
+        // The partial readers may accept what the whole decode refuses (they check only what they
+        // read), but must not trap, and fail with one line.
+        do { _ = try FuzzingEntryPoints.recordKeys(bytes) } catch { requireOneLine(error.description, from: "RecordCodec.keys", quoting: bytes) }
+        do { _ = try FuzzingEntryPoints.recordValue(forKey: "name", in: bytes) } catch {
+            requireOneLine(error.description, from: "RecordCodec.value(forKey:)", quoting: bytes)
+        }
+        return 0
+    }
+    do {
+        let keys = try FuzzingEntryPoints.recordKeys(bytes)
+        let sorted = record.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        require(keys.count == sorted.count && zip(keys, sorted).allSatisfy { Array($0.utf8) == Array($1.utf8) },
+                "keys(in:) gives \(keys), the decoded record has \(sorted)")
+        for (key, value) in record {
+            let found = try FuzzingEntryPoints.recordValue(forKey: key, in: bytes)
+            require(found == value, "value(forKey: \(key)) gives \(String(describing: found)), the decode \(value)")
+        }
+        let absent = "\u{10FFFF}absent"
+        if record[absent] == nil {
+            require(try FuzzingEntryPoints.recordValue(forKey: absent, in: bytes) == nil, "an absent key has a value")
+        }
+    } catch {
+        require(false, "a record that decodes fails a partial read: \(error)")
+    }
+    return 0
+}
