@@ -1,0 +1,131 @@
+import Foundation
+import KVStore
+import LMDB
+import Testing
+
+/// The bad-input matrix: every command that reads a store, given one that is damaged or not a
+/// store at all — and the inputs users get wrong, beyond ``ErrorTests`` and ``NewUserErrorTests``.
+/// Each case: exactly one line on standard error starting `kvstore: ` and naming the problem, a
+/// non-zero exit (1; 2 for `verify` and `diff`, whose 1 means findings), nothing on standard
+/// output, and every file involved byte for byte as it was.
+@Suite struct BadInputMatrixTests {
+    /// A store directory that is not a usable store, and the words every command must use for it.
+    enum Damage: String, CaseIterable, Sendable {
+        case garbage, truncated, newerFormat, foreignLMDB
+
+        var message: String {
+            switch self {
+            case .garbage: "not a kvstore store (data.mdb is not an LMDB file)"
+            case .truncated: "data.mdb is truncated"
+            case .newerFormat: "the store has format 2, newer than this kvstore reads (1)"
+            case .foreignLMDB: "not a kvstore store (an LMDB environment without kvstore metadata)"
+            }
+        }
+
+        /// Makes the damaged store at `path`.
+        func make(at path: String) throws {
+            let manager = FileManager.default
+            switch self {
+            case .garbage:
+                try manager.createDirectory(atPath: path, withIntermediateDirectories: false)
+                var generator = SplitMix(seed: 8)
+                let bytes = (0..<16_384).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                try Data(bytes).write(to: URL(fileURLWithPath: path + "/data.mdb"))
+            case .truncated:
+                let size: Int
+                do {
+                    let store = try Store(path: path)
+                    try store.write { txn in
+                        for i in 0..<200 { try txn.insert(["blob": .bytes(Data(repeating: 1, count: 2000))], as: try RecordRef("blob/\(i)")) }
+                    }
+                    size = try #require(try manager.attributesOfItem(atPath: path + "/data.mdb")[.size] as? Int)
+                }
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path + "/data.mdb"))
+                try handle.truncate(atOffset: UInt64(size / 2))
+                try handle.close()
+            case .newerFormat:
+                do {
+                    let store = try Store(path: path)
+                    try store.insert(["name": "Ada"], as: try RecordRef("person/ada"))
+                }
+                let environment = try Environment.open(path: path)
+                try environment.write { txn in
+                    let meta = try txn.openDatabase("meta", create: false)
+                    try txn.put(Array("format".utf8), withUnsafeBytes(of: UInt32(2).littleEndian, Array.init), in: meta)
+                }
+            case .foreignLMDB:
+                try manager.createDirectory(atPath: path, withIntermediateDirectories: false)
+                let environment = try Environment.open(path: path)
+                let other = try environment.openDatabase("other")
+                try environment.write { txn in try txn.put(Array("k".utf8), Array("v".utf8), in: other) }
+            }
+        }
+    }
+
+    /// Every command reading or writing the store `BAD`: `GOOD` is a healthy store, `STREAM` its
+    /// exported journal, `JSONL` a record to load, `NEW` a path where nothing is.
+    static let commands: [[String]] = [
+        ["get", "BAD", "person/ada"], ["get", "BAD", "person/ada", "name"], ["dump", "BAD"],
+        ["set", "BAD", "person/ada", "name", #""Bob""#], ["rm", "BAD", "person/ada"], ["value", "BAD", "person", "@count"],
+        ["load", "BAD", "JSONL"], ["journal", "list", "BAD"], ["journal", "export", "BAD"],
+        ["journal", "apply", "BAD", "STREAM"], ["journal", "truncate", "BAD", "--before", "1"],
+        ["journal", "consumers", "BAD"], ["journal", "consumers", "BAD", "--register", "x"],
+        ["replay", "BAD", "--into", "NEW"], ["replicate", "BAD", "NEW"], ["replicate", "GOOD", "BAD"],
+        ["promote", "BAD"], ["stat", "BAD"], ["verify", "BAD"], ["diff", "BAD", "GOOD"], ["diff", "GOOD", "BAD"],
+        ["render", "BAD", "person/ada", "--text", "[[name]]"],
+    ]
+
+    /// The bytes of every file in `directory` (recursively), to prove nothing changed. Lock files
+    /// are left out: opening a store writes its reader table.
+    static func contents(of directory: String) -> [String: Data] {
+        var files: [String: Data] = [:]
+        for case let relative as String in FileManager.default.enumerator(atPath: directory) ?? FileManager.DirectoryEnumerator()
+        where !relative.hasSuffix("lock.mdb") {
+            files[relative] = FileManager.default.contents(atPath: directory + "/" + relative) ?? Data("<directory>".utf8)
+        }
+        return files
+    }
+
+    @Test(arguments: Damage.allCases)
+    func everyCommandRefusesADamagedStoreInOneLine(_ damage: Damage) throws {
+        let dir = try TestDirectory()
+        let good = dir.path("GOOD"), bad = dir.path("BAD")
+        do {
+            let store = try Store(path: good)
+            try store.insert(["name": "Ada"], as: try RecordRef("person/ada"))
+        }
+        try damage.make(at: bad)
+        let stream = dir.outputs.appendingPathComponent("stream")
+        _ = try KVStoreExecutable.run(["journal", "export", good], in: dir, output: stream)
+        let jsonl = dir.outputs.appendingPathComponent("in.jsonl")
+        try Data(#"{"kind":"note","id":"1","values":{}}"#.utf8 + [10]).write(to: jsonl)
+        let places = ["GOOD": good, "BAD": bad, "NEW": dir.path("NEW"), "STREAM": stream.path, "JSONL": jsonl.path]
+        let before = Self.contents(of: dir.url.path)
+
+        for command in Self.commands {
+            let arguments = command.map { places[$0] ?? $0 }
+            let result = try KVStoreExecutable.run(arguments, in: dir)
+            let what = "\(damage): \(command.joined(separator: " "))"
+            let expectedStatus: Int32 = command[0] == "verify" || command[0] == "diff" ? 2 : 1
+            #expect(result.status == expectedStatus, "\(what): \(result)")
+            #expect(result.stdout.isEmpty, "\(what): \(result)")
+            #expect(result.stderr.hasPrefix("kvstore: ") && result.stderr.hasSuffix("\n")
+                    && result.stderr.filter { $0 == "\n" }.count == 1, "\(what): one line: \(result)")
+            #expect(result.stderr.contains("\(bad): \(damage.message)"), "\(what): \(result)")
+            #expect(Self.contents(of: dir.url.path) == before, "\(what) changed files")
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for reproducible garbage.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
