@@ -117,6 +117,97 @@ import Testing
     }
 }
 
+extension BadInputMatrixTests {
+    static let longID = String(repeating: "x", count: 600)
+
+    /// Bad input on standard input, or in the arguments, for a healthy store `STORE`
+    /// (person/ada {"name":"Ada","age":36}); beyond the cases of ``ErrorTests`` and ``NewUserErrorTests``.
+    static let inputCases: [(arguments: [String], input: String?, message: String)] = [
+        (["load", "STORE", "-"], #"{"kind":"note"}"#, #"line 1: no "values"; nothing was loaded"#),
+        (["load", "STORE", "-"], #"{"kind":"note","id":"1","values":[]}"#, #"line 1: "values" must be an object"#),
+        (["load", "STORE", "-"], #"{"kind":"note","id":1,"values":{}}"#, #"line 1: "id" must be a string"#),
+        (["load", "STORE", "-"], #"{"kind":"no te","id":"1","values":{}}"#, "line 1: invalid record reference 'no te'"),
+        (["load", "STORE", "-"], #"{"kind":"note","id":"1","values":{"a.b":1}}"#, "line 1: invalid key path 'a.b'"),
+        (["load", "STORE", "-"], #"{"kind":"note","id":"1","values":{"@count":1}}"#, "line 1: invalid key path '@count'"),
+        (["load", "STORE", "-"], #"{"kind":"note","id":"1","values":{"a":"#, "line 1, column 39: unexpected end of input"),
+        (["load", "STORE", "-"], #"{"kind":"note","id":"1","values":{"a":{"$nope":1}}}"#, "unknown tag '$nope'"),
+        (["load", "STORE", "-"], #"{"kind":"note","id":"1","values":{},"extra":1}"#, "line 1: unexpected key 'extra'"),
+        (["load", "STORE", "-"], #"{"kind":"note","id":"1","values":{}}"# + "\n" + #"{"kind":"note","id":"\#(longID)","values":{}}"#,
+         "line 2: invalid record reference 'note/xxx"),
+        (["load", "STORE", "-"], #"{"kind":"note","id":"1","values":{}}"# + "\n\u{FF}\n", "line 2"),
+        (["set", "STORE", "note/" + longID, "k", "1"], nil, "kind and id take 605 bytes, more than LMDB's key limit of 511"),
+        (["get", "STORE", "note/" + longID], nil, "kind and id take 605 bytes"),
+        (["rm", "STORE", "note/" + longID], nil, "kind and id take 605 bytes"),
+        (["render", "STORE", "note/" + longID, "--text", "x"], nil, "kind and id take 605 bytes"),
+        (["set", "STORE", "person/ada", "name.first.x", "1"], nil, "'name' is a string, not a dictionary or record"),
+        (["set", "STORE", "person/ada", "age", #"{"$ref":"nokind"}"#], nil, "invalid VALUE"),
+        (["set", "STORE", "person/ada", "age", #"{"$double":"many"}"#], nil, "invalid VALUE"),
+        (["value", "STORE", "person", "@avg.name"], nil, "@avg"),
+        (["journal", "list", "STORE", "--consumer", "nobody"], nil, "no consumer named 'nobody'"),
+        (["journal", "truncate", "STORE", "--before", "99"], nil, "99"),
+        (["journal", "consumers", "STORE", "--register", "has space"], nil, "has space"),
+        (["replay", "STORE", "--into", "STORE"], nil, "STORE"),
+        (["replicate", "STORE", "STORE"], nil, "a store cannot replicate itself"),
+        (["promote", "STORE"], nil, "not a replica"),
+    ]
+
+    @Test(arguments: 0..<inputCases.count)
+    func badInputIsOneLineAndChangesNothing(_ index: Int) throws {
+        let (arguments, input, message) = Self.inputCases[index]
+        let dir = try TestDirectory()
+        let store = dir.path("STORE")
+        try dir.succeed("set", store, "person/ada", "name", #""Ada""#)
+        try dir.succeed("set", store, "person/ada", "age", "36")
+        let before = Self.contents(of: dir.url.path)
+        try dir.fail(arguments.map { $0 == "STORE" ? store : $0 }, input: input, says: message)
+        #expect(Self.contents(of: dir.url.path) == before)
+    }
+
+    /// `journal apply` from standard input with a damaged stream: one line, the replica unchanged.
+    @Test func aDamagedStreamOnStandardInputChangesNothing() throws {
+        let dir = try TestDirectory()
+        let source = dir.path("source"), replica = dir.path("replica")
+        for i in 1...3 { try dir.succeed("set", source, "note/\(i)", "n", "\(i)") }
+        let streamFile = dir.outputs.appendingPathComponent("stream")
+        _ = try KVStoreExecutable.run(["journal", "export", source], in: dir, output: streamFile)
+        let bytes = [UInt8](try Data(contentsOf: streamFile))
+        try dir.succeed("journal", "apply", replica, streamFile.path)
+        try dir.succeed("set", source, "note/4", "n", "4")
+        var offsets: [Int] = []
+        var at = 10
+        while at < bytes.count {
+            offsets.append(at)
+            at += 9 + Int(bytes[at]) + Int(bytes[at + 1]) << 8 + Int(bytes[at + 2]) << 16 + Int(bytes[at + 3]) << 24
+        }
+        func frame(_ i: Int) -> ArraySlice<UInt8> { bytes[offsets[i]..<(i + 1 < offsets.count ? offsets[i + 1] : bytes.count)] }
+        var wrongMagic = bytes; wrongMagic[0] = UInt8(ascii: "X")
+        var newer = bytes; newer[8] = 9
+        var badCRC = bytes; badCRC[offsets[2] - 1] ^= 0xFF
+        var huge = bytes; huge.replaceSubrange(offsets[1]..<offsets[1] + 4, with: [0xF0, 0xFF, 0xFF, 0x7F])
+        let duplicate = Array(bytes[..<offsets[3]] + frame(1) + bytes[offsets[3]...])
+        let cases: [(String, [UInt8], String)] = [
+            ("wrong magic", wrongMagic, "not a kvstore journal stream"),
+            ("newer version", newer, "the stream has format 9, newer than this kvstore reads"),
+            ("bad CRC", badCRC, "fails its checksum"),
+            ("truncated", Array(bytes.dropLast(7)), "cut short"),
+            ("oversize frame", huge, "frame too large"),
+            ("duplicate entry", duplicate, "frame 4"),
+            ("empty", [], "journal stream"),
+        ]
+        let before = Self.contents(of: replica)
+        for (name, variant, message) in cases {
+            let file = dir.outputs.appendingPathComponent(name)
+            try Data(variant).write(to: file)
+            let result = try KVStoreExecutable.run(["journal", "apply", replica, "-"], in: dir, input: file)
+            #expect(result.status == 1, "\(name): \(result)")
+            #expect(result.stdout.isEmpty, "\(name): \(result)")
+            #expect(result.stderr.hasPrefix("kvstore: ") && result.stderr.filter { $0 == "\n" }.count == 1, "\(name): \(result)")
+            #expect(result.stderr.contains(message), "\(name): \(result)")
+            #expect(Self.contents(of: replica) == before, "\(name)")
+        }
+    }
+}
+
 /// A small deterministic generator (SplitMix64) for reproducible garbage.
 struct SplitMix {
     var state: UInt64
