@@ -12,7 +12,8 @@ import Darwin
 /// - `data.mdb` and `lock.mdb` must be regular files when present: LMDB opens them with
 ///   `O_CREAT` and would follow a symbolic link — writing a store wherever the link points.
 /// - The data file must hold every page its meta page names: LMDB maps the file and would
-///   fault (`SIGBUS`) reading a page past the end of a truncated one.
+///   fault (`SIGBUS`) reading a page past the end of a truncated one. Free pages missing at its
+///   end are allowed: newer LMDB versions never write some of them (``lacksOnlyFreePages(_:pageSize:)``).
 /// - The lock file gets its disk blocks before LMDB maps it (`posix_fallocate`): LMDB sizes it
 ///   with `ftruncate`, which makes a sparse file, and writes to it through a shared map, so on a
 ///   full disk the first write to a page without a block killed the process with `SIGBUS`; now
@@ -51,13 +52,18 @@ enum StoreFiles {
     }
 
     /// Refuses a data file shorter than the pages its last committed meta page names (a file cut
-    /// short by a copy or a broken disk), before any of those pages is read.
+    /// short by a copy or a broken disk), before any of those pages is read. Free pages missing at the
+    /// end are not a truncation.
     static func checkSize(of environment: Environment, path: String) throws(StoreError) {
         let statistics = environment.statistics()
         let needed = statistics.bytesUsed
         var status = stat()
         let file = (path as NSString).appendingPathComponent("data.mdb")
         guard stat(file, &status) == 0, Int(status.st_size) < needed else { return }
+        // Pages allocated and freed by one commit may never have been written (see
+        // ``lacksOnlyFreePages(_:pageSize:)``); the read transaction keeps them from being reused.
+        let pageSize = statistics.pageSize
+        if (try? environment.read { _ in lacksOnlyFreePages(file, pageSize: pageSize) }) == true { return }
         throw StoreError(
             .corrupt,
             "data.mdb is truncated: \(status.st_size) bytes, but its pages reach \(needed) bytes; restore it from a copy",
