@@ -89,7 +89,8 @@ enum StoreFiles {
         let size = status.st_size > 0 ? Int(status.st_size) : lockFileSize(maxReaders: maxReaders)
         let result = posix_fallocate(descriptor, 0, off_t(size))
         if result == ENOSPC || result == EDQUOT {
-            if status.st_size == 0 { unlink(file) }
+            // The file stays, even empty: another process's LMDB may have it open and not yet
+            // sized, and removing it would let the next opener make a second lock table.
             throw StoreError(.noSpace, "no space left on the device for the store's lock file; nothing was written", path: path)
         }
         #endif

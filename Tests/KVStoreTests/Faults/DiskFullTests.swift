@@ -85,6 +85,30 @@ struct DiskFullTests {
         #expect(try reopened.verify().isHealthy)
     }
 
+    /// Opening on a full disk never removes a lock file: an empty one may be another process's,
+    /// opened by its LMDB and not yet sized, and a removed lock file would let the next opener make
+    /// a second reader table and a second writer lock beside it. (Stood in for here by a
+    /// descriptor held on the emptied lock file.)
+    @Test func aFailedOpenOnAFullDiskKeepsAnEmptyLockFile() throws {
+        let fs = try ScratchFileSystem(size: 1 << 20)
+        defer { fs.unmount() }
+        let path = fs.path("store")
+        do { _ = try Self.storeWithTwoCommits(on: fs) }
+        let lockFile = path + "/lock.mdb"
+        let held = open(lockFile, O_RDWR | O_TRUNC)
+        try #require(held >= 0)
+        defer { close(held) }
+        let filler = fs.fill()
+        let error = try #require(throws: StoreError.self) { try Store(path: path) }
+        #expect(error.code == .noSpace, "\(error)")
+        var heldStatus = stat(), pathStatus = stat()
+        #expect(fstat(held, &heldStatus) == 0)
+        #expect(stat(lockFile, &pathStatus) == 0, "lock.mdb was removed")
+        #expect(heldStatus.st_ino == pathStatus.st_ino)
+        try FileManager.default.removeItem(atPath: filler)
+        try Self.expectTwoCommits(try Store(path: path))
+    }
+
     /// Creating a store on a full disk: one error, and no half-made store is left to be taken
     /// for one (opening it later either fails as "not a store" or, once space is freed, makes it).
     @Test func creatingAStoreOnAFullDiskFails() throws {
