@@ -96,11 +96,13 @@ enum StoreFiles {
         #endif
     }
 
-    /// Whether the file system holding `path` has no block left for an unprivileged write.
+    /// Whether the file system holding `path` has no block left for this process's writes: none
+    /// available to it (root may also use the blocks reserved for it). A file system reporting no
+    /// blocks at all (`/proc`, some FUSE and network file systems) is not full.
     static func deviceIsFull(_ path: String) -> Bool {
         var status = statvfs()
-        guard statvfs(path, &status) == 0 else { return false }
-        return status.f_bavail == 0
+        guard statvfs(path, &status) == 0, status.f_blocks > 0 else { return false }
+        return (geteuid() == 0 ? status.f_bfree : status.f_bavail) == 0
     }
 
     /// The mode of a store directory made for files of `fileMode`.

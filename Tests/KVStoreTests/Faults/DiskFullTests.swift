@@ -99,6 +99,7 @@ struct DiskFullTests {
         try #require(held >= 0)
         defer { close(held) }
         let filler = fs.fill()
+        #expect(StoreFiles.deviceIsFull(fs.path))
         let error = try #require(throws: StoreError.self) { try Store(path: path) }
         #expect(error.code == .noSpace, "\(error)")
         var heldStatus = stat(), pathStatus = stat()
