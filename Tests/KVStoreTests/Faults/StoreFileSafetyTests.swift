@@ -87,6 +87,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.path("gone")))
     }
 
+    /// A store at `path` of 200 records with 2000-byte blobs: pages enough to cut some off.
+    static func storeOfBlobs(at path: String) throws -> Store {
+        let store = try Store(path: path)
+        try store.write { txn in
+            for i in 0..<200 { try txn.insert(["blob": .bytes(Data(repeating: 7, count: 2000))], as: ref("blob/\(i)")) }
+        }
+        return store
+    }
+
     /// A data file cut short (its last pages gone): refused as corrupt with one error, where LMDB
     /// would map it and die with SIGBUS reading a page past its end.
     @Test(arguments: [false, true])
@@ -94,10 +103,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.path("store")
         do {
-            let store = try Store(path: path)
-            try store.write { txn in
-                for i in 0..<200 { try txn.insert(["blob": .bytes(Data(repeating: 7, count: 2000))], as: ref("blob/\(i)")) }
-            }
+            _ = try Self.storeOfBlobs(at: path)
         }
         let file = path + "/data.mdb"
         let size = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
@@ -120,10 +126,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.path("store")
         do {
-            let store = try Store(path: path)
-            try store.write { txn in
-                for i in 0..<200 { try txn.insert(["blob": .bytes(Data(repeating: 7, count: 2000))], as: ref("blob/\(i)")) }
-            }
+            let store = try Self.storeOfBlobs(at: path)
             try store.write { txn in for i in 0..<200 { try txn.delete(ref("blob/\(i)")) } }
             for i in 0..<3 { try store.insert(["name": .string("n\(i)")], as: ref("person/\(i)")) }
         }
