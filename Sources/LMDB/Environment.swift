@@ -270,9 +270,13 @@ public final class Environment: Sendable {
         #endif
     }
 
-    /// Doubles the map (up to `maxMapSize`). Called with the write lock held and no write open.
-    /// - Returns: whether the map grew, so that the write can run again.
+    /// Doubles the map (up to `maxMapSize`), or clears stale reader slots instead when there are
+    /// some. Called with the write lock held and no write open.
+    /// - Returns: whether the map grew (or readers were cleared), so that the write can run again.
     private func growMap() throws(LMDBError) -> Bool {
+        // A reader killed in its transaction pins the pages freed since: clear it and run the write
+        // again, reusing them, before growing the file for nothing.
+        if try clearStaleReaders() > 0 { return true }
         let current = currentMapSize
         guard current < options.maxMapSize else { return false }
         try resize(to: min(max(current * 2, current + (1 << 20)), options.maxMapSize))

@@ -55,8 +55,11 @@ enum KVStoreExecutable {
 
     /// Runs `kvstore arguments…` in `directory`, capturing its output through files there.
     /// With `input`, standard input reads that file; with `output`, standard output goes to that
-    /// file (binary output) and the result's `stdout` is empty.
-    static func run(_ arguments: [String], in directory: TestDirectory, input: URL? = nil, output: URL? = nil) throws -> CommandResult {
+    /// file (binary output) and the result's `stdout` is empty. With `launcher` (a program and its
+    /// arguments, such as `setpriv --reuid=…`), that program runs the executable.
+    static func run(
+        _ arguments: [String], in directory: TestDirectory, input: URL? = nil, output: URL? = nil, launcher: [String] = []
+    ) throws -> CommandResult {
         let executable = try #require(url, "the kvstore executable was not found next to the tests")
         let id = UUID().uuidString
         let outURL = output ?? directory.outputs.appendingPathComponent("\(id).out")
@@ -66,8 +69,8 @@ enum KVStoreExecutable {
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        process.executableURL = launcher.first.map(URL.init(fileURLWithPath:)) ?? executable
+        process.arguments = launcher.dropFirst() + (launcher.isEmpty ? [] : [executable.path]) + arguments
         process.currentDirectoryURL = directory.url
         process.standardInput = try input.map(FileHandle.init(forReadingFrom:)) ?? FileHandle.nullDevice
         process.standardOutput = out

@@ -64,11 +64,12 @@ struct ServeCommand: ParsableCommand {
             signal(SIGPIPE, SIG_IGN)
             let server = JournalServer(store: store, configuration: configuration)
             try server.start()
+            // Handlers first: a SIGTERM sent as soon as "listening" shows must not be lost.
+            let received = DispatchSemaphore(value: 0)
+            let stopping = JournalFollowing.stopOnSignals { received.signal() }
             let output = StandardOutput()
             output.line("listening on \(NetworkAddress(host: address.host, port: server.port))")
             try output.finish()
-            let received = DispatchSemaphore(value: 0)
-            let stopping = JournalFollowing.stopOnSignals { received.signal() }
             received.wait()
             stopping.forEach { $0.cancel() }
             server.stop()

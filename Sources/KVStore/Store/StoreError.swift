@@ -1,4 +1,9 @@
 import LMDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A problem with the store itself: where it is, what format it has, or its storage.
 ///
@@ -36,6 +41,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         /// A snapshot to seed a replica from is not a store's data file, or the path to seed
         /// holds something other than a replica of the snapshot's store.
         case badSnapshot
+        /// The device holding the store is full (or the user's disk quota is used up): the write
+        /// that needed more space committed nothing; free space and write again.
+        case noSpace
         /// LMDB reported an error.
         case storage
     }
@@ -61,7 +69,14 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
 }
 
 extension StoreError {
+    /// The store's error for an LMDB error without a more specific meaning where it happened.
     static func storage(_ error: LMDBError, path: String) -> StoreError {
-        StoreError(.storage, "storage error: \(error)", path: path, underlying: error)
+        // LMDB reports a short write (the device filled up during it) as EIO.
+        if error.code == ENOSPC || error.code == EDQUOT || error.code == EIO && StoreFiles.deviceIsFull(path) {
+            return StoreError(
+                .noSpace, "no space left on the device for the store's files (\(error.message.lowercased()) in \(error.operation)); nothing was written",
+                path: path, underlying: error)
+        }
+        return StoreError(.storage, "storage error: \(error)", path: path, underlying: error)
     }
 }

@@ -11,14 +11,17 @@ enum StoreOpening {
 
     static func open(path: String, options: Store.Options) throws(StoreError) -> Opened {
         let canCreate = options.createIfMissing && !options.readOnly
-        try prepareDirectory(path, canCreate: canCreate)
-        let dataFile = (path as NSString).appendingPathComponent("data.mdb")
+        try prepareDirectory(path, canCreate: canCreate, fileMode: options.fileMode)
+        let dataFileSize = try StoreFiles.checkRegular(in: path)
         if !canCreate {
-            guard let size = (try? FileManager.default.attributesOfItem(atPath: dataFile))?[.size] as? Int else {
+            guard let size = dataFileSize else {
                 throw StoreError(.notAStore, "not a kvstore store (no data.mdb in the directory)", path: path)
             }
             // LMDB would make an empty data file a new environment: opening must not write it.
             if size == 0 { throw StoreError(.notAStore, "not a kvstore store (data.mdb is empty)", path: path) }
+        }
+        if !options.readOnly || dataFileSize != nil {
+            try StoreFiles.allocateLockFile(in: path, maxReaders: Int(Environment.Options().maxReaders), fileMode: options.fileMode)
         }
         let environment: Environment
         do {
@@ -28,6 +31,7 @@ enum StoreOpening {
         } catch {
             throw describe(error, path: path)
         }
+        try StoreFiles.checkSize(of: environment, path: path)
         do {
             if options.readOnly {
                 return try openExisting(environment, path: path)
@@ -42,7 +46,7 @@ enum StoreOpening {
         }
     }
 
-    private static func prepareDirectory(_ path: String, canCreate: Bool) throws(StoreError) {
+    private static func prepareDirectory(_ path: String, canCreate: Bool, fileMode: UInt32) throws(StoreError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if !isDirectory.boolValue {
@@ -53,7 +57,8 @@ enum StoreOpening {
         guard canCreate else { throw StoreError(.noStore, "no store here (the directory does not exist)", path: path) }
         do {
             try FileManager.default.createDirectory(
-                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                atPath: path, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: StoreFiles.directoryMode(for: fileMode)])
         } catch {
             throw StoreError(.permissionDenied, "cannot create the store directory: \(error.localizedDescription)", path: path)
         }
