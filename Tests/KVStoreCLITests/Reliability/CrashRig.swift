@@ -25,6 +25,15 @@ final class CrashRig {
     /// A store path in the test's directory.
     func path(_ name: String) -> String { dir.path(name) }
 
+    /// Opening an existing store without writing (a read-write open makes a write transaction,
+    /// which waits for a writer holding the lock).
+    static let readOnly: Store.Options = {
+        var options = Store.Options()
+        options.createIfMissing = false
+        options.readOnly = true
+        return options
+    }()
+
     /// Opens (creating when absent) the store at `path`, as a user opening it after the crash
     /// would: recovery and the stale-reader check run here.
     func open(_ path: String, creating: Bool = false) throws -> Store {
@@ -109,10 +118,7 @@ final class CrashRig {
 
     /// The applied checkpoint of the replica at `path` (0 before it has one).
     func appliedThrough(_ path: String) -> UInt64 {
-        var options = Store.Options()
-        options.createIfMissing = false
-        options.readOnly = true
-        guard FileManager.default.fileExists(atPath: path + "/data.mdb"), let store = try? Store(path: path, options: options) else { return 0 }
+        guard FileManager.default.fileExists(atPath: path + "/data.mdb"), let store = try? Store(path: path, options: Self.readOnly) else { return 0 }
         return (try? store.read { try $0.replicationSources().first?.appliedSequence }) ?? 0
     }
 
@@ -125,7 +131,7 @@ final class CrashRig {
     func checkReplica(_ replica: String, of source: String, observed: UInt64, sourceLocation: SourceLocation = #_sourceLocation) throws -> UInt64 {
         let checkpoint = appliedThrough(replica)
         #expect(checkpoint >= observed, "\(schedule): the replica applied through \(observed) before the kill, \(checkpoint) after", sourceLocation: sourceLocation)
-        let sourceStore = try open(source)
+        let sourceStore = try Store(path: source, options: Self.readOnly)  // no write: its writer may be paused
         let around = try sourceStore.journalEntries(from: max(checkpoint, 1), limit: 2)
         if checkpoint > 0, around.count == 2 {
             #expect(around[0].commitID != around[1].commitID, "\(schedule): the checkpoint \(checkpoint) cuts source commit \(around[0].commitID)", sourceLocation: sourceLocation)

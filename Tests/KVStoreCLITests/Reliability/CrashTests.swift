@@ -64,22 +64,11 @@ import TestSupport
     @Test func journalApplyOfALiveStream() throws {
         let rig = try CrashRig("journal apply")
         let (source, replica) = (rig.path("source"), rig.path("replica"))
-        _ = try rig.open(source, creating: true)
-        let writer = try rig.start(["torture", source, "--run", "w", "--commits", "1000000", "--batch", "3"])
-        for _ in 1...rig.schedule.kills {
-            let before = rig.appliedThrough(replica)
-            let export = try rig.start(["journal", "export", source, "--since", String(before + 1), "--follow"], readingOutput: false)
+        try killReplicators(rig, source: source, replica: replica) { checkpoint in
+            let export = try rig.start(["journal", "export", source, "--since", String(checkpoint + 1), "--follow"], readingOutput: false)
             let apply = try rig.start(["journal", "apply", replica, "-"], readingOutput: false, input: export.standardOutput)
-            var observed: UInt64 = 0
-            rig.kill(apply, upTo: 0.05) {
-                observed = rig.appliedThrough(replica)
-                return observed > before
-            }
-            _ = export.stop(signal: SIGKILL)  // its reader is gone: it may be blocked on a full pipe
-            try rig.checkStore(replica)
-            try rig.checkReplica(replica, of: source, observed: observed)
+            return (apply, { _ = export.stop(signal: SIGKILL) })  // its reader is gone: it may be blocked on a full pipe
         }
-        try finishSource(source, writer: writer, rig: rig)
         let stream = rig.dir.path("rest.stream")
         let since = String(rig.appliedThrough(replica) + 1)
         let export = try KVStoreExecutable.run(["journal", "export", source, "--since", since], in: rig.dir, output: URL(fileURLWithPath: stream))
@@ -93,22 +82,38 @@ import TestSupport
     @Test func replicationApply() throws {
         let rig = try CrashRig("replicate --follow")
         let (source, replica) = (rig.path("source"), rig.path("replica"))
+        try killReplicators(rig, source: source, replica: replica) { _ in
+            (try rig.start(["replicate", source, replica, "--follow"]), {})
+        }
+        try rig.dir.succeed("replicate", source, replica)
+        try expectIdentical(source, replica, rig: rig)
+    }
+
+    /// With a writer committing to `source`, kill after kill: starts what `start` makes from the
+    /// replica's checkpoint, kills it once it applied something, runs the clean-up `start` gave,
+    /// and checks the replica with the writer paused (SIGSTOP: the source's journal, replayed by
+    /// each check, grows only while a replicator runs). Then kills the writer and checks the source.
+    private func killReplicators(
+        _ rig: CrashRig, source: String, replica: String,
+        start: (UInt64) throws -> (victim: BackgroundCommand, cleanUp: () -> Void)
+    ) throws {
         _ = try rig.open(source, creating: true)
         let writer = try rig.start(["torture", source, "--run", "w", "--commits", "1000000", "--batch", "3"])
         for _ in 1...rig.schedule.kills {
             let before = rig.appliedThrough(replica)
-            let replicate = try rig.start(["replicate", source, replica, "--follow"])
+            let (victim, cleanUp) = try start(before)
             var observed: UInt64 = 0
-            rig.kill(replicate, upTo: 0.05) {
+            rig.kill(victim, upTo: 0.05) {
                 observed = rig.appliedThrough(replica)
                 return observed > before
             }
+            cleanUp()
+            writer.send(SIGSTOP)
+            defer { writer.send(SIGCONT) }
             try rig.checkStore(replica)
             try rig.checkReplica(replica, of: source, observed: observed)
         }
         try finishSource(source, writer: writer, rig: rig)
-        try rig.dir.succeed("replicate", source, replica)
-        try expectIdentical(source, replica, rig: rig)
     }
 
     /// Kills the source's writer too (at least one commit after the replica's last kill) and
