@@ -42,8 +42,16 @@ import TestSupport
         }
     }
 
+    /// Runs `body` on a thread of its own, not a dispatch queue's: spinning readers could take
+    /// every thread of a pool, starving the work that would stop them.
+    static func onThread(_ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+        group.enter()
+        Thread { body(); group.leave() }.start()
+    }
+
+    /// Waits for `group` on a thread of its own.
     static func finished(_ group: DispatchGroup) async {
-        await withCheckedContinuation { done in group.notify(queue: .global()) { done.resume() } }
+        await withCheckedContinuation { done in Thread { group.wait(); done.resume() }.start() }
     }
 
     @Test func threadsAndTasksReadAndWriteWithObserversAttached() async throws {
@@ -71,14 +79,14 @@ import TestSupport
         let writersDone = Flag()
         let writerThreads = DispatchGroup(), readerThreads = DispatchGroup()
         for thread in 0..<Self.threads {
-            DispatchQueue.global().async(group: writerThreads) {
+            Self.onThread(writerThreads) {
                 for i in 1...Self.commitsEach {
                     do { try Self.commit(i, writer: "thread\(thread)", in: store) } catch { failures.add("thread \(thread): \(error)") }
                 }
             }
         }
         for reader in 0..<2 {
-            DispatchQueue.global().async(group: readerThreads) {
+            Self.onThread(readerThreads) {
                 var previous: Int64 = 0
                 repeat {
                     let n = Self.checkSnapshot(of: store, failures: failures, who: "reader thread \(reader)")
