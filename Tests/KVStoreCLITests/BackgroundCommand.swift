@@ -66,6 +66,15 @@ final class BackgroundCommand: @unchecked Sendable {
     /// Whether the process has not ended yet.
     var isRunning: Bool { process.isRunning }
 
+    /// Whether the process ended by a signal (`stop`'s status is then the signal's number), not
+    /// by exiting: tell a SIGKILL from an `exit(9)`.
+    var endedBySignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
+
+    /// Sends `signal` without waiting (SIGSTOP / SIGCONT pause and resume the process).
+    func send(_ signal: Int32) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+    }
+
     /// Sends `signal` (SIGTERM by default) and returns the exit status once the process ended.
     func stop(signal: Int32 = SIGTERM) -> Int32 {
         if process.isRunning { kill(process.processIdentifier, signal) }

@@ -33,6 +33,7 @@ struct KVStoreCommand: ParsableCommand {
             StatCommand.self, VerifyCommand.self, DiffCommand.self, RenderCommand.self,
             ReplicateCommand.self, PromoteCommand.self,
             ServeCommand.self,
+            TortureCommand.self,  // hidden: the crash and concurrency tests' writer
         ]
     )
 

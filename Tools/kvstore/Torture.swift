@@ -1,0 +1,68 @@
+import ArgumentParser
+import KVStore
+
+/// `kvstore torture PATH --run R --commits N [--batch K] [--increment REF]`: a hidden writer for
+/// the crash and concurrency suites (not part of the documented command line). It makes N
+/// commits, one `Store.write` each, and prints `R I` on standard output — unbuffered — after
+/// commit I returned, so a test that kills the process knows which commits were acknowledged.
+///
+/// Commit I sets key `n` of record `counter/R` to I (inserting the record at I = 1): a
+/// single-key set. With `--batch K` (K > 1) it also inserts the K records `item/R-I-J`
+/// (J in 0..<K), each holding `{"run": R, "commit": I, "j": J}`. With `--increment REF` it also
+/// reads key `n` of REF and writes it back plus one, inside the same transaction (a
+/// read-modify-write that must lose no update when several processes do it at once).
+struct TortureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "torture",
+        abstract: "Commit numbered changes, acknowledging each (for the crash tests).",
+        shouldDisplay: false
+    )
+
+    @Argument(help: "The store's directory (created when absent).")
+    var path: String
+
+    @Option(name: .customLong("run"), help: "This writer's name: the id of its counter record and the prefix of its items.")
+    var name: String
+
+    @Option(help: "How many commits to make.")
+    var commits: Int
+
+    @Option(help: "Records each commit inserts besides its set (1: the set alone).")
+    var batch: Int = 1
+
+    @Option(help: ArgumentHelp("A record whose key n each commit increments.", valueName: "ref"))
+    var increment: String?
+
+    func run() throws {
+        try reportingErrors {
+            guard commits >= 0, batch >= 1 else { throw CommandError("--commits must be 0 or more and --batch 1 or more") }
+            let counter = try Input.ref("counter/\(name)")
+            let shared = try increment.map(Input.ref)
+            let store = try StoreAccess.openCreating(path)
+            guard commits > 0 else { return }
+            for commit in 1...commits {
+                let n = Value.int(Int64(commit))
+                try store.write { txn in
+                    if try txn.contains(counter) {
+                        try txn.setValue(n, forKey: "n", of: counter)
+                    } else {
+                        try txn.insert(["n": n], as: counter)
+                    }
+                    if batch > 1 {
+                        for j in 0..<batch {
+                            try txn.insert(["run": .string(name), "commit": n, "j": .int(Int64(j))], as: try Input.ref("item/\(name)-\(commit)-\(j)"))
+                        }
+                    }
+                    if let shared {
+                        if let current = try txn.record(shared)?["n"]?.intValue {
+                            try txn.setValue(.int(current + 1), forKey: "n", of: shared)
+                        } else {
+                            try txn.insert(["n": 1], as: shared)
+                        }
+                    }
+                }
+                FileDescriptorOutput.writeAll(Array("\(name) \(commit)\n".utf8), to: 1)
+            }
+        }
+    }
+}
