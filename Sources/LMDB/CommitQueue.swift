@@ -42,7 +42,6 @@ package final class CommitQueue: @unchecked Sendable {
         static let waited = 2
     }
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     // Guarded by `mutex`:
     private var waiting: [GroupedWrite] = []
     private var counts = Statistics()
@@ -50,14 +49,10 @@ package final class CommitQueue: @unchecked Sendable {
     init() {
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
     }
 
     deinit {
-        pthread_cond_destroy(condition)
         pthread_mutex_destroy(mutex)
-        condition.deallocate()
         mutex.deallocate()
     }
 
@@ -86,7 +81,7 @@ package final class CommitQueue: @unchecked Sendable {
         while true {
             switch write.state {
             case .waiting:
-                pthread_cond_wait(condition, mutex)
+                pthread_cond_wait(write.wakeup, mutex)
             case .leading:
                 let group = write.group
                 write.group = []
@@ -106,23 +101,25 @@ package final class CommitQueue: @unchecked Sendable {
         }
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        for write in group.dropFirst() { write.state = .done }
+        for write in group.dropFirst() {
+            write.state = .done
+            pthread_cond_signal(write.wakeup)
+        }
         if group.count > 1 {
             counts.groups += 1
             counts.groupedWrites += group.count
             counts.largestGroup = max(counts.largestGroup, group.count)
         }
         // Under the lock no write joins meanwhile: `waiting` and the state agree.
-        let next = waiting.first
-        if let next {
+        if let next = waiting.first {
             next.group = waiting
             next.state = .leading
+            pthread_cond_signal(next.wakeup)
             waiting = []
             state.store(State.running, ordering: .releasing)
         } else {
             state.store(State.free, ordering: .releasing)
         }
-        if group.count > 1 || next != nil { pthread_cond_broadcast(condition) }
     }
 
     /// The writes waiting for their turn (tests wait on it to make a group).

@@ -36,11 +36,11 @@ extension Environment {
     /// run again.
     private func commit(_ group: [GroupedWrite]) throws(LMDBError) -> Bool {
         let nested = group.count > 1
+        for write in group { write.error = nil }
         let txn = try beginWrite()
         let transaction = Transaction(txn, readOnly: false)
         var merged: [GroupedWrite] = []
         for write in group {
-            write.error = nil
             do {
                 if nested {
                     try transaction.nested(write.body)

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One writer's part of a group commit (`Environment.write(_: GroupedWrite)`): its body, and
 /// what to do as the group's transaction goes. Made by the writer; run — on whichever thread leads
 /// its group — while the writer waits.
@@ -23,8 +29,10 @@ package final class GroupedWrite: @unchecked Sendable {
     package internal(set) var error: (any Error)?
 
     enum State { case waiting, leading, done }
-    /// Guarded by the ``CommitQueue``'s lock, as is ``group``.
+    /// Guarded by the ``CommitQueue``'s lock, as is ``group``; a change is signalled on ``wakeup``
+    /// (one condition per write, so that a release wakes only the writers it concerns).
     var state = State.waiting
+    let wakeup = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     /// The writes this one leads once its state is ``State/leading`` (itself first).
     var group: [GroupedWrite] = []
 
@@ -36,6 +44,13 @@ package final class GroupedWrite: @unchecked Sendable {
         self.merged = merged
         self.discarded = discarded
         self.committed = committed
+        wakeup.initialize(to: pthread_cond_t())
+        pthread_cond_init(wakeup, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(wakeup)
+        wakeup.deallocate()
     }
 
     /// Releases the closures (and what they capture) once the write is over, on the writer's
