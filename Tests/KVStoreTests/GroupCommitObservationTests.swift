@@ -76,10 +76,7 @@ import TestSupport
     /// A group's transaction that runs again after the map grew tells observers each change once,
     /// with the values of the final run.
     @Test func aGroupRunAgainNotifiesOnce() throws {
-        var options = Store.Options()
-        options.mapSize = 64 << 10
-        options.durability = .noSync
-        let t = try TemporaryStore(options: options)
+        let t = try TemporaryStore.smallMap()
         let store = t.store
         let record = ref("holder/h")
         try store.insert(["info": ["size": 0]], as: record)
@@ -93,8 +90,10 @@ import TestSupport
                 try txn.setValue(["size": .int(Int64(i))], forKey: "info", of: record)
             }
         } })
-        #expect(seen.all.map(\.oldValue) == [0, 1, 2].map { .int(Int64($0)) })
-        #expect(seen.all.map(\.newValue) == [1, 2, 3].map { .int(Int64($0)) })
+        // In commit order (the writers queued in any order), each old value the one before left.
+        let news = seen.all.map(\.newValue)
+        #expect(Set(news) == Set((1...3).map { Value.int(Int64($0)) }) && news.count == 3)
+        #expect(seen.all.map(\.oldValue) == [.int(0)] + news.dropLast())
         #expect(try store.count(ofKind: "blob") == 3)
     }
 }

@@ -152,10 +152,7 @@ import TestSupport
 
     /// A group that fills a small map runs again once it grew: every write lands once.
     @Test func aGroupThatFillsTheMapRunsAgain() throws {
-        var options = Store.Options()
-        options.mapSize = 64 << 10
-        options.durability = .noSync
-        let t = try TemporaryStore(options: options)
+        let t = try TemporaryStore.smallMap()
         let store = t.store
         let mapBefore = store.environment.currentMapSize
         let failures = Failures()

@@ -42,3 +42,14 @@ extension Store {
         return runs
     }
 }
+
+extension TemporaryStore {
+    /// A store whose map starts at 64 KiB, so that a few writes make it grow (no syncs: the point
+    /// is growth).
+    static func smallMap() throws -> TemporaryStore {
+        var options = Store.Options()
+        options.mapSize = 64 << 10
+        options.durability = .noSync
+        return try TemporaryStore(options: options)
+    }
+}
