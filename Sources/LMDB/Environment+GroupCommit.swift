@@ -32,15 +32,15 @@ extension Environment {
         commitQueue.release(after: group)
     }
 
-    /// Runs the group's transaction once. - Returns: false when the map grew and the group must
-    /// run again.
+    /// Runs the group's transaction once. - Returns: false when the group must run again: the map
+    /// grew, or a write's failed nested commit left the transaction unusable (it is left out).
     private func commit(_ group: [GroupedWrite]) throws(LMDBError) -> Bool {
         let nested = group.count > 1
-        for write in group { write.error = nil }
+        for write in group where !write.isLeftOut { write.error = nil }
         let txn = try beginWrite()
         let transaction = Transaction(txn, readOnly: false)
         var merged: [GroupedWrite] = []
-        for write in group {
+        for write in group where !write.isLeftOut {
             do {
                 if nested {
                     try transaction.nested(write.body)
@@ -51,6 +51,14 @@ extension Environment {
                 merged.append(write)
             } catch {
                 write.error = error
+                // LMDB may have marked the group's transaction unusable (a body swallowed an error
+                // LMDB marked its nested transaction with): run the group again without this write.
+                if transaction.nestedCommitFailed {
+                    write.isLeftOut = true
+                    mdb_txn_abort(txn)
+                    discard(merged)
+                    return false
+                }
             }
         }
         // Out of map space: grow and run again — unless the map is as large as it may get, when a

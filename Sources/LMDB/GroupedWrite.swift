@@ -27,6 +27,9 @@ package final class GroupedWrite: @unchecked Sendable {
     /// Why the write did not commit (its body's error, or the transaction's), or nil once it
     /// committed. Set by the thread that led the group; read by the writer after the write.
     package internal(set) var error: (any Error)?
+    /// Its nested commit failed and may have broken the group's transaction: the group runs again
+    /// without it, and it keeps its ``error``. Used by the leading thread only.
+    var isLeftOut = false
 
     enum State { case waiting, leading, done }
     /// Guarded by the ``CommitQueue``'s lock, as is ``group``; a change is signalled on ``wakeup``

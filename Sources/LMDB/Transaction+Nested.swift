@@ -20,7 +20,9 @@ extension Transaction {
     /// child is); nesting is not available to environments opened with `MDB_WRITEMAP` (this
     /// layer never sets it). A nested transaction that runs out of map space fails with
     /// `MDB_MAP_FULL` — even when `body` swallowed the error — and marks this transaction too, so
-    /// that its ``Environment/write(_:)`` grows the map and runs again.
+    /// that its ``Environment/write(_:)`` grows the map and runs again. A nested commit that fails
+    /// (for example because `body` swallowed an error LMDB marked the child with) may leave this
+    /// transaction unusable: ``nestedCommitFailed`` tells, and the transaction must be aborted.
     package func nested<T>(_ body: (Transaction) throws -> T) throws -> T {
         precondition(!isReadOnly, "a read-only transaction cannot nest a write")
         var child: OpaquePointer?
@@ -41,7 +43,12 @@ extension Transaction {
         }
         let commit = mdb_txn_commit(child)
         if commit == MDB_MAP_FULL { mapFull?.value = true }
+        if commit != 0 { mapFull?.nestedCommitFailed = true }
         try LMDBError.check(commit, "mdb_txn_commit(nested)")
         return result
     }
+
+    /// Whether a nested transaction of this one failed to commit, which may have left this one
+    /// unusable (LMDB's `MDB_TXN_ERROR`): it can then only be aborted.
+    var nestedCommitFailed: Bool { mapFull?.nestedCommitFailed ?? false }
 }
