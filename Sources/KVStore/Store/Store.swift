@@ -133,8 +133,10 @@ public final class Store: Sendable {
     /// returns only once its changes committed, at the store's ``Options/durability``. The
     /// group's `body`s run on the thread that leads it while the others wait: do not rely on
     /// thread-local or task-local state inside `body`, and keep it short (the group waits for
-    /// each); a write started inside a grouped `body` fails with ``StoreError/Code/nestedWrite``,
-    /// as on its own thread. A write that finds no write under way runs alone, exactly as without grouping. When
+    /// each). A caller isolated to an actor (the main actor too) waits while its `body` may run
+    /// on another thread. Do not wait inside `body` for another thread's write to return or to
+    /// notify: that write may be in the same group, waiting for `body`. A write started inside a
+    /// grouped `body` fails with ``StoreError/Code/nestedWrite``, as on its own thread. A write that finds no write under way runs alone, exactly as without grouping. When
     /// the map fills, the whole group runs again. ``Options/groupsCommits`` turns grouping off.
     ///
     /// ```swift
