@@ -183,4 +183,7 @@ public struct Transaction {
 /// Whether a write transaction ran out of map space (shared by the copies of its `Transaction`).
 final class MapFullFlag {
     var value = false
+    /// A nested transaction of this one failed to commit: LMDB may have marked this one unusable
+    /// (`MDB_TXN_ERROR`, after which every operation but abort fails), so it must be aborted.
+    var nestedCommitFailed = false
 }
