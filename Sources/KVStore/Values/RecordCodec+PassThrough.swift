@@ -4,14 +4,13 @@
 extension RecordCodec {
     /// The record at the reader's position — a tagged dictionary, as a record insertion's journal
     /// entry holds it — in a record's own encoding (the version byte, then the keyed dictionary),
-    /// when ``ValueCheck/skip(_:refusingTopLevelNulls:)`` vouches for it: it decodes, holds no
+    /// when ``ValueCheck/skipRecord(_:)`` vouches for it: it decodes, holds no
     /// `null` at its top level, and is written the way ``encode(_:)`` writes it. The reader is then
     /// past it. Nil, with the reader where it was, otherwise: the value is then decoded as usual
     /// (and refused there when it is corrupt).
     static func passThroughRecord(_ reader: inout ByteReader) -> [UInt8]? {
         var probe = reader
-        guard probe.peekByte() == ValueCodec.Tag.dictionary,
-              (try? ValueCheck.skip(&probe, refusingTopLevelNulls: true)) == true else { return nil }
+        guard (try? ValueCheck.skipRecord(&probe)) == true else { return nil }
         let start = reader.offset + 1
         var record: [UInt8] = []
         record.reserveCapacity(probe.offset - start + 1)
@@ -25,14 +24,37 @@ extension RecordCodec {
 /// Walks an encoded value checking everything ``ValueCodec/decodeTagged(from:)`` checks, without
 /// building the value (no strings, arrays or dictionaries are made).
 enum ValueCheck {
+    /// ``skip(_:)`` for a record: a tagged dictionary with no `null` directly in it. Its own
+    /// entries are walked in a loop of their own (no container stack), nested values by ``skip(_:)``.
+    static func skipRecord(_ reader: inout ByteReader) throws(ValueDecodingError) -> Bool {
+        guard try reader.readByte("value tag") == ValueCodec.Tag.dictionary else { return false }
+        try reader.enterContainer()
+        let start = reader.offset
+        let directory = try KeyDirectory(reading: &reader, isRecord: false)
+        guard isShortest(UInt64(directory.count), from: start, to: directory.tableStart) else { return false }
+        var keys = Keys(directory: directory, depth: reader.depth, parent: reader)
+        while keys.index < directory.count {
+            guard var entry = try keys.next(), let tag = entry.peekByte(), tag != ValueCodec.Tag.null else { return false }
+            if tag == ValueCodec.Tag.array || tag == ValueCodec.Tag.dictionary {
+                guard try skip(&entry) else { return false }
+            } else {
+                _ = try entry.readByte("value tag")
+                guard try skipScalar(tag, &entry) else { return false }
+            }
+            guard entry.isAtEnd else { return false }
+        }
+        try reader.seek(to: directory.entriesEnd)
+        reader.leaveContainer()
+        return true
+    }
+
     /// Moves the reader past the tagged value at its position.
     /// - Returns: true when the value decodes and is in the form the encoder writes (every varint
     ///   in its shortest form); false when it is not, or when this check cannot vouch for it: a
     ///   dictionary key that is not ASCII (two different byte strings can spell equal keys, which
-    ///   only the decoder's strings tell apart), or — with `refusingTopLevelNulls` — a `null`
-    ///   directly in the outermost dictionary. The reader's position is then meaningless.
+    ///   only the decoder's strings tell apart). The reader's position is then meaningless.
     /// - Throws: when the bytes are cut short or out of range (the decoder refuses them too).
-    static func skip(_ reader: inout ByteReader, refusingTopLevelNulls: Bool) throws(ValueDecodingError) -> Bool {
+    static func skip(_ reader: inout ByteReader) throws(ValueDecodingError) -> Bool {
         var stack: [Frame] = []
         descending: while true {
             let tag = try reader.readByte("value tag")
@@ -62,7 +84,7 @@ enum ValueCheck {
                 try reader.seek(to: directory.entriesEnd)
                 reader.leaveContainer()
             case ValueCodec.Tag.null:
-                if refusingTopLevelNulls, stack.count == 1, case .dictionary = stack[0] { return false }
+                break
             default:
                 guard try skipScalar(tag, &reader) else { return false }
             }

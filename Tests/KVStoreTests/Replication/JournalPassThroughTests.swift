@@ -86,16 +86,7 @@ import LMDB
         for entry in entries {
             let bytes = JournalCodec.encode(entry)
             #expect(try kept(bytes)?.encodedNewRecord != nil)
-            var damaged: [[UInt8]] = []
-            for length in 0..<bytes.count { damaged.append(Array(bytes[..<length])) }
-            for position in bytes.indices {
-                for change: UInt8 in [0x01, 0x80, 0xFF] {
-                    var copy = bytes
-                    copy[position] ^= change
-                    damaged.append(copy)
-                }
-            }
-            for bytes in damaged {
+            for bytes in damagedVersions(of: bytes) {
                 let direct = Result { try kept(bytes) }
                 let generic = Result { try JournalEntry(dictionary: RecordCodec.decode(bytes)) }
                 switch (direct, generic) {
