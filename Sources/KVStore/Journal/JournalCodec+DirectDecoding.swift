@@ -6,8 +6,10 @@ import Foundation
 extension JournalCodec {
     /// The entry encoded in `bytes` when it has exactly the shape ``encode(_:encodedNew:)`` writes
     /// (known fields only, each of its type); nil otherwise — then the generic decoder
-    /// (``decode(_:sequence:)``'s fallback) reads it, and names what is wrong with it.
-    static func decodeDirectly(_ bytes: UnsafeRawBufferPointer) throws(ValueDecodingError) -> JournalEntry? {
+    /// (``decode(_:sequence:keepingRecordsEncoded:)``'s fallback) reads it, and names what is
+    /// wrong with it. With `keepingRecordsEncoded`, a record insertion's record that
+    /// ``RecordCodec/passThroughRecord(_:)`` vouches for is kept as its bytes.
+    static func decodeDirectly(_ bytes: UnsafeRawBufferPointer, keepingRecordsEncoded: Bool = false) throws(ValueDecodingError) -> JournalEntry? {
         var reader = ByteReader(bytes)
         try ValueCodec.readVersion(from: &reader)
         try reader.enterContainer()
@@ -19,6 +21,12 @@ extension JournalCodec {
             let key = try RecordCodec.readKey(from: &entry, after: previous)
             previous = key
             guard let field = Field(key) else { return nil }
+            if keepingRecordsEncoded, case .new = field, fields.change == .recordInserted,
+               let record = RecordCodec.passThroughRecord(&entry) {
+                guard entry.isAtEnd else { return nil }
+                fields.newRecord = record
+                continue
+            }
             let value = try ValueCodec.decodeTagged(from: &entry)
             guard entry.isAtEnd, fields.set(field, value) else { return nil }
         }
@@ -62,6 +70,8 @@ extension JournalCodec {
         var indexes: [Int]?
         var keyPath: String?
         var new: Value?
+        /// The inserted record's bytes, when kept encoded.
+        var newRecord: [UInt8]?
         var old: Value?
         var origin: JournalOrigin?
         var ref: RecordRef?
@@ -100,9 +110,11 @@ extension JournalCodec {
         /// The entry, when every required field was there.
         func entry() -> JournalEntry? {
             guard let change, let commit, let ref, let sequence, let timestamp else { return nil }
-            return JournalEntry(
+            var entry = JournalEntry(
                 sequence: sequence, commitID: commit, timestamp: timestamp, origin: origin, ref: ref,
                 keyPath: keyPath, change: change, oldValue: old, newValue: new, indexes: indexes, isDerived: derived)
+            if let newRecord { entry.newStorage = .encodedRecord(newRecord) }
+            return entry
         }
     }
 }

@@ -55,7 +55,13 @@ public struct JournalEntry: Sendable, Hashable {
     /// The value before the change; nil when there was none.
     public var oldValue: Value?
     /// The value after the change; nil when there is none (a removed key, a deleted record).
-    public var newValue: Value?
+    public var newValue: Value? {
+        get { newStorage.value }
+        set { newStorage = .decoded(newValue) }
+    }
+    /// The new value as read: decoded, or — for a record insertion that replication reads and
+    /// writes as it is — the record's encoding, decoded only when ``newValue`` is asked for.
+    var newStorage: NewValue
     /// For index-level changes, the indexes (ascending) in the array at ``keyPath``.
     public var indexes: [Int]?
     /// True for a change an app announced by hand for a derived key (its value is computed,
@@ -75,7 +81,7 @@ public struct JournalEntry: Sendable, Hashable {
         self.keyPath = keyPath
         self.change = change
         self.oldValue = oldValue
-        self.newValue = newValue
+        self.newStorage = .decoded(newValue)
         self.indexes = indexes
         self.isDerived = isDerived
     }

@@ -14,6 +14,9 @@ struct JournalTail {
     private var seenTransaction = -1
     /// The store's last sequence in the snapshot last read (0 before the first read).
     private(set) var lastSequence: UInt64 = 0
+    /// Whether inserted records are read as their bytes, for an applier to store as they are
+    /// (``JournalEntry/encodedNewRecord``); default false.
+    var keepsRecordsEncoded = false
 
     init(store: Store, position: UInt64, batchLimit: Int, consumer: String?) {
         self.store = store
@@ -31,8 +34,9 @@ struct JournalTail {
     ///   the position.
     mutating func poll() throws -> [JournalEntry]? {
         if store.environment.lastTransactionID == seenTransaction { return nil }
-        let (entries, snapshot, last) = try store.read { [position, batchLimit, consumer] txn in
-            (try txn.journalEntries(after: position, limit: batchLimit, consumer: consumer), txn.transaction.id, try txn.lastSequence())
+        let (entries, snapshot, last) = try store.read { [position, batchLimit, consumer, keepsRecordsEncoded] txn in
+            (try txn.journalEntries(after: position, limit: batchLimit, consumer: consumer, keepingRecordsEncoded: keepsRecordsEncoded),
+             txn.transaction.id, try txn.lastSequence())
         }
         lastSequence = last
         if entries.count < batchLimit { seenTransaction = snapshot }

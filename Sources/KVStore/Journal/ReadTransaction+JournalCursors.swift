@@ -24,8 +24,9 @@ extension ReadTransaction {
         try journalEntries(after: cursor, limit: limit, consumer: nil)
     }
 
-    /// ``journalEntries(after:limit:)`` for the consumer `consumer` (named in the error message).
-    func journalEntries(after cursor: UInt64, limit: Int?, consumer: String?) throws -> [JournalEntry] {
+    /// ``journalEntries(after:limit:)`` for the consumer `consumer` (named in the error message),
+    /// with inserted records left encoded when asked (for an applier).
+    func journalEntries(after cursor: UInt64, limit: Int?, consumer: String?, keepingRecordsEncoded: Bool = false) throws -> [JournalEntry] {
         let oldest = try oldestCoveredCursor()
         if cursor < oldest {
             let who = consumer.map { "consumer '\($0)'" } ?? "a reader"
@@ -36,7 +37,7 @@ extension ReadTransaction {
                 path: store.path, consumer: consumer)
         }
         if cursor == .max { return [] }
-        return try journalEntries(from: cursor + 1, limit: limit)
+        return try journalEntries(from: cursor + 1, limit: limit, keepingRecordsEncoded: keepingRecordsEncoded)
     }
 
     /// The cursor of the consumer `name`, or nil when no such consumer is registered.

@@ -35,10 +35,11 @@ public struct RecordRef: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Parses `kind/id`.
     /// - Throws: ``RecordRefError`` when there is no `/`, or the kind or id is invalid.
     public init(_ text: String) throws(RecordRefError) {
-        guard let slash = text.firstIndex(of: "/") else {
+        // By bytes: '/' is ASCII, so the index is a character boundary too.
+        guard let slash = text.utf8.firstIndex(of: UInt8(ascii: "/")) else {
             throw RecordRefError(ref: text, problem: "a record reference is KIND/ID, with a '/'")
         }
-        try self.init(kind: String(text[..<slash]), id: String(text[text.index(after: slash)...]))
+        try self.init(kind: String(text[..<slash]), id: String(text[text.utf8.index(after: slash)...]))
     }
 
     /// `kind/id`.

@@ -180,6 +180,7 @@ public final class Replicator: Sendable {
             limit = max(1, replicator.options.batchLimit)
             let checkpoint = try replica.read { try $0.replicationCheckpoint(for: source.id) }
             tail = JournalTail(store: source, position: checkpoint, batchLimit: limit, consumer: nil)
+            tail.keepsRecordsEncoded = true  // inserted records go into the replica as they are
             batcher = JournalApplier.Batcher(applier: JournalApplier(store: replica, mode: .replica(source: source.id)), limit: limit)
         }
 

@@ -13,15 +13,23 @@ extension WriteTransaction {
         defer { modificationTime = nil }
         switch entry.change {
         case .recordInserted:
-            guard case .dictionary(let values)? = entry.newValue else { return "the inserted record's value is not a dictionary" }
-            let checked = values.values.contains(where: \.isNull) ? values.filter { !$0.value.isNull } : values
-            let encoded = RecordCodec.encode(checked)
+            // A record read as bytes (checked then: it decodes, no top-level nulls) is stored and
+            // journaled as it is; observers and modification times decode it if they need it.
+            let new: Value?
+            let encoded: [UInt8]
+            if let record = entry.encodedNewRecord {
+                (new, encoded) = (nil, record)
+            } else {
+                guard case .dictionary(let values)? = entry.newValue else { return "the inserted record's value is not a dictionary" }
+                let checked = values.values.contains(where: \.isNull) ? values.filter { !$0.value.isNull } : values
+                (new, encoded) = (.dictionary(checked), RecordCodec.encode(checked))
+            }
             announce(ref, keyPath: nil, change: .recordInserted)
             guard try transaction.insert(StoreLayout.recordKey(ref), encoded, in: databases.records) else {
                 return "\(ref) to insert already exists"
             }
             try adjustCount(of: ref.kind, by: 1)
-            try journal(.recordInserted, ref: ref, keyPath: nil, old: nil, new: .dictionary(checked), encodedNew: encoded)
+            try journal(.recordInserted, ref: ref, keyPath: nil, old: nil, new: new, encodedNew: encoded)
         case .recordDeleted:
             guard try contains(ref) else { return "\(ref) to delete does not exist" }
             try delete(ref)

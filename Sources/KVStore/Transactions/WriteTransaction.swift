@@ -43,7 +43,8 @@ public final class WriteTransaction: ReadTransaction {
     // MARK: Journal
 
     /// Appends one entry for a change that did-change found real.
-    /// - Parameter encodedNew: the record's encoding, when `new` is a whole record just encoded.
+    /// - Parameter encodedNew: the record's encoding, when `new` is a whole record just encoded;
+    ///   with `new` nil, the entry's new value is that record, decoded only when asked for.
     func journal(
         _ change: ChangeKind, ref: RecordRef, keyPath: String?, old: Value?, new: Value?,
         indexes: [Int]? = nil, isDerived: Bool = false, encodedNew: [UInt8]? = nil
@@ -54,10 +55,11 @@ public final class WriteTransaction: ReadTransaction {
             last: try lastSequence())
         state.last += 1
         sequenceState = state
-        let entry = JournalEntry(
+        var entry = JournalEntry(
             sequence: state.last, commitID: state.commit, timestamp: timestamp, origin: origin,
             ref: ref, keyPath: keyPath, change: change, oldValue: old, newValue: new,
             indexes: indexes, isDerived: isDerived)
+        if new == nil, let encodedNew { entry.newStorage = .encodedRecord(encodedNew) }
         try transaction.put(
             StoreLayout.sequenceKey(state.last), JournalCodec.encode(entry, encodedNew: encodedNew),
             in: databases.journal, append: true)

@@ -51,15 +51,27 @@ struct ByteReader {
     }
 
     /// Reads one byte; `what` names the thing being read for the error message.
+    @inline(__always)
     mutating func readByte(_ what: String) throws(ValueDecodingError) -> UInt8 {
-        guard offset < end else { throw error("truncated \(what)") }
+        guard offset < end else { throw truncated(what) }
         let byte = buffer[offset]
         offset += 1
         return byte
     }
 
     /// Reads an unsigned LEB128 varint of at most 10 bytes that fits in 64 bits.
+    @inline(__always)
     mutating func readVarint(_ what: String) throws(ValueDecodingError) -> UInt64 {
+        // One byte, the common case for lengths, counts and small ints, inline.
+        if offset < end, buffer[offset] < 0x80 {
+            offset += 1
+            return UInt64(buffer[offset - 1])
+        }
+        return try readLongVarint(what)
+    }
+
+    @inline(never)
+    private mutating func readLongVarint(_ what: String) throws(ValueDecodingError) -> UInt64 {
         let start = offset
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -84,19 +96,29 @@ struct ByteReader {
 
     /// Reads a varint count or length and checks that `count * minimumElementSize` bytes remain, so
     /// that a caller can allocate for `count` elements without trusting the input.
+    @inline(__always)
     mutating func readLength(_ what: String, minimumElementSize: Int = 1) throws(ValueDecodingError) -> Int {
         let start = offset
         let raw = try readVarint(what)
         let size = max(minimumElementSize, 1)
-        guard raw <= UInt64(remaining / size) else {
-            throw error("truncated \(what): length \(raw) exceeds the \(remaining) bytes left", at: start)
-        }
+        guard raw <= UInt64(remaining / size) else { throw exceeding(what, raw, at: start) }
         return Int(raw)
     }
 
+    @inline(never)
+    private func exceeding(_ what: String, _ length: UInt64, at start: Int) -> ValueDecodingError {
+        error("truncated \(what): length \(length) exceeds the \(remaining) bytes left", at: start)
+    }
+
+    @inline(never)
+    private func truncated(_ what: String) -> ValueDecodingError {
+        error("truncated \(what)")
+    }
+
     /// Reads `count` raw bytes; the result points into ``buffer``.
+    @inline(__always)
     mutating func readBytes(_ count: Int, _ what: String) throws(ValueDecodingError) -> UnsafeRawBufferPointer {
-        guard count >= 0, count <= remaining else { throw error("truncated \(what)") }
+        guard count >= 0, count <= remaining else { throw truncated(what) }
         let slice = UnsafeRawBufferPointer(rebasing: buffer[offset ..< offset + count])
         offset += count
         return slice

@@ -17,8 +17,9 @@ struct KeyedWriter {
     private var index = 0
 
     /// Starts a dictionary of exactly `count` entries after whatever `bytes` holds.
-    init(count: Int, into bytes: consuming [UInt8]) {
-        bytes.reserveCapacity(bytes.count + 16 + count * 24)
+    /// `reserving` bytes are reserved for the entries beyond a guess of 24 per entry.
+    init(count: Int, into bytes: consuming [UInt8], reserving extra: Int = 0) {
+        bytes.reserveCapacity(bytes.count + 16 + count * 24 + extra)
         ValueCodec.appendVarint(UInt64(count), to: &bytes)
         tableStart = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: (count + 1) * 4))
@@ -31,7 +32,14 @@ struct KeyedWriter {
     mutating func key(_ key: String) {
         beginEntry()
         ValueCodec.appendVarint(UInt64(key.utf8.count), to: &bytes)
-        bytes.append(contentsOf: key.utf8)
+        ValueCodec.appendUTF8(key, to: &bytes)
+    }
+
+    /// ``key(_:)`` for a key known when compiling (a journal entry's fields).
+    mutating func key(_ key: StaticString) {
+        beginEntry()
+        ValueCodec.appendVarint(UInt64(key.utf8CodeUnitCount), to: &bytes)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
     }
 
     /// Starts the next entry, whose key and value the caller appends to ``bytes`` as they are

@@ -70,3 +70,13 @@ enum UTF8Text {
         return (high, low)
     }
 }
+
+extension UTF8Text {
+    /// Whether the bytes are valid UTF-8, without making a string of ASCII.
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0x80 {
+            return String(validating: bytes, as: UTF8.self) != nil
+        }
+        return true
+    }
+}

@@ -60,7 +60,7 @@ package enum ValueCodec {
         case .string(let string):
             bytes.append(Tag.string)
             appendVarint(UInt64(string.utf8.count), to: &bytes)
-            bytes.append(contentsOf: string.utf8)
+            appendUTF8(string, to: &bytes)
         case .bytes(let data):
             bytes.append(Tag.bytes)
             appendVarint(UInt64(data.count), to: &bytes)
@@ -77,9 +77,10 @@ package enum ValueCodec {
             RecordCodec.encodeKeyed(dictionary, into: &bytes)
         case .reference(let ref):
             bytes.append(Tag.reference)
-            let text = ref.description
-            appendVarint(UInt64(text.utf8.count), to: &bytes)
-            bytes.append(contentsOf: text.utf8)
+            appendVarint(UInt64(ref.kind.utf8.count + 1 + ref.id.utf8.count), to: &bytes)
+            appendUTF8(ref.kind, to: &bytes)
+            bytes.append(UInt8(ascii: "/"))
+            appendUTF8(ref.id, to: &bytes)
         }
     }
 
@@ -255,6 +256,13 @@ package enum ValueCodec {
             rest >>= 7
         }
         bytes.append(UInt8(rest))
+    }
+
+    /// Appends the string's UTF-8 bytes (one copy from its storage, not a byte at a time).
+    @inline(__always)
+    static func appendUTF8(_ string: String, to bytes: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     static func appendUInt64(_ value: UInt64, to bytes: inout [UInt8]) {

@@ -67,19 +67,7 @@ import Testing
         entries.append(JournalEntry(
             sequence: 99, commitID: 7, timestamp: Date(timeIntervalSince1970: 12.5), origin: JournalOrigin(storeID: UUID(), sequence: 5),
             ref: ref("person/ada"), keyPath: "tags", change: .insertion, oldValue: nil, newValue: ["x"], indexes: [2], isDerived: true))
-        var damaged: [[UInt8]] = []
-        for entry in entries {
-            let bytes = JournalCodec.encode(entry)
-            for length in 0..<bytes.count { damaged.append(Array(bytes[..<length])) }
-            for position in bytes.indices {
-                for change: UInt8 in [0x01, 0x80, 0xFF] {
-                    var copy = bytes
-                    copy[position] ^= change
-                    damaged.append(copy)
-                }
-            }
-        }
-        for bytes in damaged {
+        for bytes in entries.flatMap({ damagedVersions(of: JournalCodec.encode($0)) }) {
             let direct = Result { try bytes.withUnsafeBytes { buffer in try Result { () throws(ValueDecodingError) in try JournalCodec.decodeDirectly(buffer) }.get() } }
             let generic = Result { try JournalEntry(dictionary: RecordCodec.decode(bytes)) }
             switch (direct, generic) {
@@ -90,4 +78,18 @@ import Testing
             }
         }
     }
+}
+
+/// Every prefix of `bytes`, and `bytes` with each byte flipped three ways (0x01, 0x80, 0xFF).
+func damagedVersions(of bytes: [UInt8]) -> [[UInt8]] {
+    var damaged: [[UInt8]] = []
+    for length in 0..<bytes.count { damaged.append(Array(bytes[..<length])) }
+    for position in bytes.indices {
+        for change: UInt8 in [0x01, 0x80, 0xFF] {
+            var copy = bytes
+            copy[position] ^= change
+            damaged.append(copy)
+        }
+    }
+    return damaged
 }
