@@ -45,6 +45,9 @@ public struct KeyValueCodingError: Error, Sendable, CustomStringConvertible, Equ
         case missingIntermediate
         /// An index outside an array, in a collection mutation.
         case indexOutOfRange
+        /// A write that would nest a record's arrays and dictionaries deeper than
+        /// ``KeyValueCodingError/maximumRecordNesting`` levels.
+        case nestedTooDeeply
     }
 
     /// What went wrong.
@@ -237,6 +240,28 @@ extension KeyValueCodingError {
     /// A record with this reference already exists.
     public static func recordExists(_ ref: RecordRef) -> Self {
         Self(code: .recordExists, message: "a record with this id already exists", ref: ref)
+    }
+
+    /// How many levels of arrays and dictionaries a record may nest, counting the record itself:
+    /// one fewer than the decoders' limit of 512, because a journal entry holds the record one level
+    /// deeper. Deeper writes fail with ``Code/nestedTooDeeply`` before anything is written, so a
+    /// stored record and its journal entry always decode.
+    public static let maximumRecordNesting = 511
+
+    /// A write that would nest the record `levels` deep, past ``maximumRecordNesting``.
+    ///
+    /// ```swift
+    /// throw KeyValueCodingError.nestedTooDeeply(levels: 600, keyPath: "tree", ref: ada)
+    /// // person/ada: cannot write 'tree': the record would nest 600 levels of arrays and dictionaries, more than 511
+    /// ```
+    public static func nestedTooDeeply(levels: Int, keyPath: String?, ref: RecordRef? = nil) -> Self {
+        let subject = keyPath.map { "write '\($0)'" } ?? "insert the record"
+        return Self(
+            code: .nestedTooDeeply,
+            message: "cannot \(subject): the record would nest \(levels) levels of arrays and dictionaries, more than \(maximumRecordNesting)",
+            keyPath: keyPath,
+            ref: ref
+        )
     }
 
     /// A set through `keyPath` whose intermediate dictionary at `missing` does not exist.

@@ -134,6 +134,7 @@ public struct MutableArrayProxy {
             try transaction.validateValue(&validated, forKey: key, of: ref)
             if validated != .array(array) { return try transaction.storeValue(validated, forKey: key, of: ref) }
         }
+        try transaction.checkNesting(of: .array(array), outerLevels: 1, keyPath: key, ref: ref)
         let trackKey = ChangeTracker.Key(ref: ref, keyPath: key)
         transaction.willChange(trackKey, oldValue: current.map(Value.array), stored: true, change: change, indexes: changedIndexes)
         try transaction.replaceStoredValue(.array(array), forKey: key, of: ref)

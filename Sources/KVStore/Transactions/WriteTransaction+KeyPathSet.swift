@@ -81,6 +81,7 @@ extension WriteTransaction {
                 try validateValue(&validated, forKey: first, of: ref)
                 if validated != .dictionary(newTop) { return try storeValue(validated, forKey: first, of: ref) }
             }
+            try checkNesting(of: .dictionary(newTop), outerLevels: 1, keyPath: fullPath, ref: ref)
             let trackKey = ChangeTracker.Key(ref: ref, keyPath: leafPath)
             willChange(trackKey, oldValue: old, stored: true)
             try replaceStoredValue(.dictionary(newTop), forKey: first, of: ref)

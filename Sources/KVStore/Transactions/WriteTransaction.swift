@@ -158,6 +158,7 @@ public final class WriteTransaction: ReadTransaction {
             }
             checked[key] = value
         }
+        try checkNesting(of: .dictionary(checked), outerLevels: 0, keyPath: nil, ref: ref)
         let encoded = RecordCodec.encode(checked)
         announce(ref, keyPath: nil, change: .recordInserted)
         guard try transaction.insert(StoreLayout.recordKey(ref), encoded, in: databases.records) else {
@@ -190,6 +191,7 @@ public final class WriteTransaction: ReadTransaction {
     func replaceStoredValue(
         _ value: Value?, forKey key: String, of ref: RecordRef, if shouldWrite: (Value?) throws -> Bool
     ) throws -> Value? {
+        if let value { try checkNesting(of: value, outerLevels: 1, keyPath: key, ref: ref) }
         let recordKey = StoreLayout.recordKey(ref)
         guard let bytes = try transaction.get(recordKey, in: databases.records) else {
             throw KeyValueCodingError.recordNotFound(ref)

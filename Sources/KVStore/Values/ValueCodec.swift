@@ -27,7 +27,8 @@ import Foundation
 /// Decoding never traps: truncated, corrupt or hostile bytes throw ``ValueDecodingError``. Strings
 /// must be valid UTF-8 and references valid ``RecordRef``s; nothing is repaired silently. Nesting of
 /// arrays and dictionaries is limited to ``ByteReader/maxDepth`` (512) levels when decoding; deeper
-/// values encode but do not decode.
+/// values encode but do not decode, so writes refuse records nesting more than
+/// ``KeyValueCodingError/maximumRecordNesting`` (511) levels (a journal entry adds one).
 package enum ValueCodec {
     /// The encoding version written first by ``encode(_:)`` and ``RecordCodec/encode(_:)``.
     package static let version: UInt8 = 1
