@@ -65,10 +65,12 @@ public final class Environment: Sendable {
     public let options: Options
     /// Stale reader slots cleared when the environment was opened (left by crashed processes).
     public let staleReadersCleared: Int
-    private let writeLock = LockedState(())
+    let writeLock = LockedState(())
     /// The thread that holds the write lock (0 when none), to refuse a write nested in a write.
-    private let writerThread = Atomic<UInt>(0)
+    let writerThread = Atomic<UInt>(0)
     private let gate = ResizeGate()
+    /// The writers waiting to be committed together (see `write(_: GroupedWrite)`).
+    package let commitQueue = CommitQueue()
     private let mapSize: Atomic<Int>
 
     /// The environment in the existing directory `path`: the one this process already has open
@@ -220,26 +222,13 @@ public final class Environment: Sendable {
     /// thread still holds the write lock: what it does is ordered like the commits themselves
     /// (the store queues change notifications there). It does not run when the write fails.
     package func write<T>(_ body: (Transaction) throws -> T, didCommit: () -> Void) throws -> T {
-        if options.readOnly { throw LMDBError(code: EACCES, operation: "write transaction on a read-only store") }
-        let thread = currentThreadID()
-        if writerThread.load(ordering: .relaxed) == thread {
-            throw LMDBError(code: EDEADLK, operation: "write transaction started inside another write on the same thread")
-        }
-        if gate.threadReadDepth > 0 {
-            throw LMDBError(code: EDEADLK, operation: "write transaction started inside a read transaction on the same thread")
-        }
+        try checkWriteAllowed()
         return try writeLock.withLock { _ in
-            writerThread.store(thread, ordering: .relaxed)
+            writerThread.store(currentThreadID(), ordering: .relaxed)
             defer { writerThread.store(0, ordering: .relaxed) }
             while true {
-                var txn: OpaquePointer?
-                let rc = mdb_txn_begin(handle, nil, 0, &txn)
-                if rc == MDB_MAP_RESIZED {
-                    try resize(to: 0)
-                    continue
-                }
-                try LMDBError.check(rc, "mdb_txn_begin")
-                let transaction = Transaction(txn!, readOnly: false)
+                let txn = try beginWrite()
+                let transaction = Transaction(txn, readOnly: false)
                 let result: T
                 do {
                     result = try body(transaction)
@@ -262,7 +251,36 @@ public final class Environment: Sendable {
         }
     }
 
-    private func currentThreadID() -> UInt {
+    /// Throws what ``write(_:)`` throws before it waits for its turn: `EACCES` on a read-only
+    /// environment, and `EDEADLK` when the calling thread is inside a write or a read of this
+    /// environment (the write could only wait for itself).
+    package func checkWriteAllowed() throws(LMDBError) {
+        if options.readOnly { throw LMDBError(code: EACCES, operation: "write transaction on a read-only store") }
+        if writerThread.load(ordering: .relaxed) == currentThreadID() {
+            throw LMDBError(code: EDEADLK, operation: "write transaction started inside another write on the same thread")
+        }
+        if gate.threadReadDepth > 0 {
+            throw LMDBError(code: EDEADLK, operation: "write transaction started inside a read transaction on the same thread")
+        }
+    }
+
+    /// Begins a write transaction (with the write lock held), adopting first a map size another
+    /// process set.
+    @inline(__always)
+    func beginWrite() throws(LMDBError) -> OpaquePointer {
+        while true {
+            var txn: OpaquePointer?
+            let rc = mdb_txn_begin(handle, nil, 0, &txn)
+            if rc == MDB_MAP_RESIZED {
+                try resize(to: 0)
+                continue
+            }
+            try LMDBError.check(rc, "mdb_txn_begin")
+            return txn!
+        }
+    }
+
+    func currentThreadID() -> UInt {
         #if canImport(Darwin)
         UInt(bitPattern: pthread_self())
         #else
@@ -273,7 +291,7 @@ public final class Environment: Sendable {
     /// Doubles the map (up to `maxMapSize`), or clears stale reader slots instead when there are
     /// some. Called with the write lock held and no write open.
     /// - Returns: whether the map grew (or readers were cleared), so that the write can run again.
-    private func growMap() throws(LMDBError) -> Bool {
+    func growMap() throws(LMDBError) -> Bool {
         // A reader killed in its transaction pins the pages freed since: clear it and run the write
         // again, reusing them, before growing the file for nothing.
         if try clearStaleReaders() > 0 { return true }

@@ -132,12 +132,47 @@ final class ObservationHub: Sendable {
     /// Applies a committed batch's state changes and queues its notifications. Called with the
     /// write lock held, right after the commit. - Returns: the ticket to deliver through, or nil.
     func committed(_ batch: ObservationBatch) -> UInt64? {
-        for update in batch.updates {
-            update.observation.lastValue = update.value
-            if let dependencies = update.dependencies { reattach(update.observation, to: dependencies) }
-        }
+        for update in batch.updates { apply(update) }
+        return enqueue(batch)
+    }
+
+    /// Queues a committed batch's notifications (its state changes were applied already).
+    /// Called with the write lock held. - Returns: the ticket to deliver through, or nil.
+    func enqueue(_ batch: ObservationBatch) -> UInt64? {
         guard !batch.notifications.isEmpty || !batch.kindNotifications.isEmpty else { return nil }
         return queue.enqueue(batch)
+    }
+
+    /// The observers' state that a batch's updates replaced, for ``restore(_:)``.
+    struct ReplacedState {
+        fileprivate var observers: [(observation: KeyPathObservation, value: Value?, dependencies: Set<Dependency>?)] = []
+    }
+
+    /// Applies a batch's state changes before its commit is final: in a group commit, each
+    /// write's changes merge into the group's transaction, and the next write's batch must be
+    /// matched against the observers' state after them. Called with the write lock held.
+    /// - Returns: what they replaced, to restore if the group's transaction is aborted.
+    func applyMerged(_ batch: ObservationBatch) -> ReplacedState {
+        var replaced = ReplacedState()
+        for update in batch.updates {
+            let dependencies = update.dependencies == nil ? nil : index.withLock { _ in update.observation.dependencies }
+            replaced.observers.append((update.observation, update.observation.lastValue, dependencies))
+            apply(update)
+        }
+        return replaced
+    }
+
+    /// Puts back the state ``applyMerged(_:)`` replaced (batches restored last first).
+    func restore(_ replaced: ReplacedState) {
+        for (observation, value, dependencies) in replaced.observers.reversed() {
+            observation.lastValue = value
+            if let dependencies { reattach(observation, to: dependencies) }
+        }
+    }
+
+    private func apply(_ update: (observation: KeyPathObservation, value: Value?, dependencies: Set<Dependency>?)) {
+        update.observation.lastValue = update.value
+        if let dependencies = update.dependencies { reattach(update.observation, to: dependencies) }
     }
 
     /// Delivers queued batches through `ticket` (see ``DeliveryQueue``).

@@ -1,0 +1,86 @@
+import CLMDB
+
+extension Environment {
+    /// Runs `write` in a group commit: when a write is under way, `write` waits for it; then the
+    /// first write that waited runs every waiting write's body in one LMDB write transaction, each
+    /// in a nested transaction of its own (``Transaction/nested(_:)``), commits once, and wakes
+    /// them. Each write keeps its own outcome, in ``GroupedWrite/error``: a body that throws drops
+    /// only its own changes; a failed commit fails every write whose body succeeded. A write that
+    /// finds no write under way runs alone, with no nested transaction.
+    ///
+    /// When the map fills, the whole group runs again after it grew (bodies may run more than
+    /// once). A write refused before it waits (read-only, or started inside a transaction on the
+    /// calling thread: ``checkWriteAllowed()``) throws; otherwise the call returns once the write
+    /// committed or failed, and the caller reads ``GroupedWrite/error``.
+    ///
+    /// The bodies run on the leading thread, which holds the write lock: a body that starts a
+    /// write of this environment fails with `EDEADLK`, as it would on its own thread.
+    package func write(_ write: GroupedWrite) throws(LMDBError) {
+        try checkWriteAllowed()
+        // The write's closures are not called after this point; the caller may own what they capture.
+        defer { write.dropClosures() }
+        guard let group = commitQueue.join(write) else { return }
+        writeLock.withLock { _ in
+            writerThread.store(currentThreadID(), ordering: .relaxed)
+            defer { writerThread.store(0, ordering: .relaxed) }
+            do {
+                while try !commit(group) {}
+            } catch {
+                for write in group where write.error == nil { write.error = error }
+            }
+        }
+        commitQueue.release(after: group)
+    }
+
+    /// Runs the group's transaction once. - Returns: false when the map grew and the group must
+    /// run again.
+    private func commit(_ group: [GroupedWrite]) throws(LMDBError) -> Bool {
+        let nested = group.count > 1
+        for write in group { write.error = nil }
+        let txn = try beginWrite()
+        let transaction = Transaction(txn, readOnly: false)
+        var merged: [GroupedWrite] = []
+        for write in group {
+            do {
+                if nested {
+                    try transaction.nested(write.body)
+                    write.merged()
+                } else {
+                    try write.body(transaction)
+                }
+                merged.append(write)
+            } catch {
+                write.error = error
+            }
+        }
+        // Out of map space: grow and run again — unless the map is as large as it may get, when a
+        // group still commits the writes that fitted (those that did not failed with MDB_MAP_FULL).
+        if transaction.sawMapFull, !nested || currentMapSize < options.maxMapSize {
+            mdb_txn_abort(txn)
+            if nested { discard(merged) }
+            if try growMap() { return false }
+            if group[0].error == nil { group[0].error = LMDBError(code: MDB_MAP_FULL, operation: "mdb_put") }
+            return true
+        }
+        if merged.isEmpty {
+            mdb_txn_abort(txn)
+            return true
+        }
+        let commit = mdb_txn_commit(txn)
+        if commit != 0 {
+            if nested { discard(merged) }
+            if commit == MDB_MAP_FULL, try growMap() { return false }
+            throw LMDBError(code: commit, operation: "mdb_txn_commit")
+        }
+        for write in merged {
+            if !nested { write.merged() }
+            write.committed()
+        }
+        return true
+    }
+
+    /// Tells merged writes, last first, that the group's transaction was aborted.
+    private func discard(_ merged: [GroupedWrite]) {
+        for write in merged.reversed() { write.discarded() }
+    }
+}
