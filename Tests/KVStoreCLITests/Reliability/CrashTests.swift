@@ -93,6 +93,11 @@ import TestSupport
     /// replica's checkpoint, kills it once it applied something, runs the clean-up `start` gave,
     /// and checks the replica with the writer paused (SIGSTOP: the source's journal, replayed by
     /// each check, grows only while a replicator runs). Then kills the writer and checks the source.
+    ///
+    /// The writer is paused too from the victim's start until its first commit, and writes on
+    /// while the victim is killed: the victim starts behind by what the writer wrote since the
+    /// last kill, no more. (Left running, the writer outran `export --follow | journal apply`, so
+    /// each first commit was a lag that kept growing, up to 10,000 entries: seconds per kill.)
     private func killReplicators(
         _ rig: CrashRig, source: String, replica: String,
         start: (UInt64) throws -> (victim: BackgroundCommand, cleanUp: () -> Void)
@@ -101,10 +106,13 @@ import TestSupport
         let writer = try rig.start(["torture", source, "--run", "w", "--commits", "1000000", "--batch", "3"])
         for _ in 1...rig.schedule.kills {
             let before = rig.appliedThrough(replica)
+            #expect(waitUntil { lastSequence(of: source) > before }, "\(rig.schedule): the source's writer wrote nothing: \(writer.stderr)")
+            writer.send(SIGSTOP)
             let (victim, cleanUp) = try start(before)
             var observed: UInt64 = 0
             rig.kill(victim, upTo: 0.05) {
                 observed = rig.appliedThrough(replica)
+                if observed > before { writer.send(SIGCONT) }
                 return observed > before
             }
             cleanUp()
@@ -114,6 +122,11 @@ import TestSupport
             try rig.checkReplica(replica, of: source, observed: observed)
         }
         try finishSource(source, writer: writer, rig: rig)
+    }
+
+    /// The last sequence of the store at `path` (0 when it cannot be read).
+    private func lastSequence(of path: String) -> UInt64 {
+        (try? Store(path: path, options: CrashRig.readOnly).read { try $0.lastSequence() }) ?? 0
     }
 
     /// Kills the source's writer too (at least one commit after the replica's last kill) and
