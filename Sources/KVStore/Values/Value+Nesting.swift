@@ -5,7 +5,10 @@ extension Value {
     /// dictionary, one more for each level inside. Walks with its own stack, so a value nested
     /// deeper than the thread's stack allows is measured rather than crashing.
     package var nestingLevels: Int {
+        // The common record is flat: answer without allocating a stack for it.
         switch self {
+        case .array(let elements) where !elements.contains(where: \.isContainer): return 1
+        case .dictionary(let entries) where !entries.values.contains(where: \.isContainer): return 1
         case .array, .dictionary: break
         default: return 0
         }
