@@ -74,7 +74,7 @@ extension Environment {
             mdb_txn_abort(txn)
             return true
         }
-        let commit = mdb_txn_commit(txn)
+        let commit = commitWrite(txn)
         if commit != 0 {
             if nested { discard(merged) }
             if commit == MDB_MAP_FULL, try growMap() { return false }

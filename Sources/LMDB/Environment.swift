@@ -72,6 +72,8 @@ public final class Environment: Sendable {
     /// The writers waiting to be committed together (see `write(_: GroupedWrite)`).
     package let commitQueue = CommitQueue()
     private let mapSize: Atomic<Int>
+    /// Top-level write commits attempted by this process (see ``beginRead()``).
+    private let commitsAttempted = Atomic<UInt64>(0)
 
     /// The environment in the existing directory `path`: the one this process already has open
     /// there, or a newly opened one (LMDB forbids opening one environment twice in a process).
@@ -183,18 +185,17 @@ public final class Environment: Sendable {
         gate.enter()
         var inGate = true
         defer { if inGate { gate.leave() } }
-        var txn: OpaquePointer?
-        var rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
-        if rc == MDB_MAP_RESIZED {
+        var txn = try beginRead()
+        if txn == nil {
             gate.leave()
             inGate = false
             try adoptMapSizeForReader()
             gate.enter()
             inGate = true
-            rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
+            txn = try beginRead()
         }
-        try LMDBError.check(rc, "mdb_txn_begin")
-        let transaction = Transaction(txn!, readOnly: true)
+        guard let txn else { throw LMDBError(code: MDB_MAP_RESIZED, operation: "mdb_txn_begin") }
+        let transaction = Transaction(txn, readOnly: true)
         let result: T
         do {
             result = try body(transaction)
@@ -242,7 +243,7 @@ public final class Environment: Sendable {
                     if try growMap() { continue }
                     throw LMDBError(code: MDB_MAP_FULL, operation: "mdb_put")
                 }
-                let commit = mdb_txn_commit(txn)
+                let commit = commitWrite(txn)
                 if commit == MDB_MAP_FULL, try growMap() { continue }
                 try LMDBError.check(commit, "mdb_txn_commit")
                 didCommit()
@@ -262,6 +263,49 @@ public final class Environment: Sendable {
         if gate.threadReadDepth > 0 {
             throw LMDBError(code: EDEADLK, operation: "write transaction started inside a read transaction on the same thread")
         }
+    }
+
+    /// Begins a read-only transaction on the snapshot its id names.
+    /// - Returns: nil on `MDB_MAP_RESIZED` (another process grew the map).
+    ///
+    /// LMDB takes a reader's snapshot by loading the last committed transaction id N and then
+    /// copying meta page N & 1, unchecked. When the reader is preempted in between, the two
+    /// commits that follow can complete, and N + 2 rewrites that meta page: the reader then runs
+    /// on snapshot N + 2, or on a half-written meta page, while its id says N, and its next
+    /// transaction may read N + 1, older than what it already saw. (On a loaded machine readers
+    /// found a counter going from 13 back to 12.) Two checks after the begin retry it:
+    /// - commits of this process count `commitsAttempted` after `mdb_txn_commit` returns, before
+    ///   the next write can start: a count that moved during the begin may have rewritten the page;
+    /// - the newest meta page naming N + 2 or later means the page was rewritten (by any process).
+    ///
+    /// What remains is another process's commit whose meta write is under way, its new id not yet
+    /// written, at the very moment of the copy and of the check.
+    @inline(__always)
+    private func beginRead() throws(LMDBError) -> OpaquePointer? {
+        while true {
+            let before = commitsAttempted.load(ordering: .acquiring)
+            var txn: OpaquePointer?
+            let rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
+            if rc == MDB_MAP_RESIZED { return nil }
+            try LMDBError.check(rc, "mdb_txn_begin")
+            // The meta page was copied before the checks read anything.
+            atomicMemoryFence(ordering: .acquiring)
+            var info = MDB_envinfo()
+            mdb_env_info(handle, &info)
+            if commitsAttempted.load(ordering: .relaxed) == before, info.me_last_txnid < mdb_txn_id(txn) + 2 {
+                return txn
+            }
+            mdb_txn_abort(txn)
+        }
+    }
+
+    /// Commits the top-level write transaction `txn` (with the write lock held) and counts the
+    /// commit for ``beginRead()``, before the write lock lets the next write rewrite a meta page.
+    @inline(__always)
+    func commitWrite(_ txn: OpaquePointer) -> Int32 {
+        let rc = mdb_txn_commit(txn)
+        commitsAttempted.add(1, ordering: .releasing)
+        return rc
     }
 
     /// Begins a write transaction (with the write lock held), adopting first a map size another
