@@ -13,13 +13,15 @@ enum JournalCodec {
     /// embeds that record's bytes as they are.
     static func encode(_ entry: JournalEntry, encodedNew: [UInt8]? = nil) -> [UInt8] {
         // change, commit, ref, sequence and timestamp, plus the optional fields present.
-        var count = 5
-        for present in [entry.isDerived, entry.indexes != nil, entry.keyPath != nil,
-                        entry.hasNewValue, entry.oldValue != nil, entry.origin != nil] where present {
-            count += 1
-        }
-        let record = entry.hasNewValue ? encodedNew ?? entry.encodedNewRecord : nil
-        var writer = KeyedWriter(count: count, into: [ValueCodec.version], reserving: record?.count ?? 0)
+        let hasNewValue = entry.hasNewValue
+        var count = 5 + (entry.isDerived ? 1 : 0) + (entry.indexes != nil ? 1 : 0) + (entry.keyPath != nil ? 1 : 0)
+        count += (hasNewValue ? 1 : 0) + (entry.oldValue != nil ? 1 : 0) + (entry.origin != nil ? 1 : 0)
+        let record = hasNewValue ? encodedNew ?? entry.encodedNewRecord : nil
+        // One allocation: the version byte, the directory, the fields and the embedded record.
+        var start: [UInt8] = []
+        start.reserveCapacity(24 + count * 24 + (record?.count ?? 0))
+        start.append(ValueCodec.version)
+        var writer = KeyedWriter(count: count, into: start)
         writer.key("change" as StaticString)
         ValueCodec.encode(.string(entry.change.rawValue), into: &writer.bytes)
         writer.key("commit" as StaticString)
@@ -36,7 +38,7 @@ enum JournalCodec {
             writer.key("keyPath" as StaticString)
             ValueCodec.encode(.string(keyPath), into: &writer.bytes)
         }
-        if entry.hasNewValue {
+        if hasNewValue {
             writer.key("new" as StaticString)
             if let record, record.first == ValueCodec.version {
                 writer.bytes.append(ValueCodec.Tag.dictionary)
