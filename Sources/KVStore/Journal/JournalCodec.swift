@@ -42,7 +42,7 @@ enum JournalCodec {
             writer.key("new" as StaticString)
             if let record, record.first == ValueCodec.version {
                 writer.bytes.append(ValueCodec.Tag.dictionary)
-                writer.bytes.append(contentsOf: record.dropFirst())
+                record.withUnsafeBufferPointer { writer.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.dropFirst())) }
             } else if let new = entry.newValue {
                 ValueCodec.encode(new, into: &writer.bytes)
             }

@@ -20,14 +20,14 @@ struct ByteWriter {
         }
     }
 
-    /// Appends exactly `size` bytes, all written by `write`, to `bytes`.
+    /// Appends exactly `size` bytes, all written by `write`, to `bytes` (written first into
+    /// temporary memory, on the stack when small, then copied in one append).
     static func append(size: Int, to bytes: inout [UInt8], _ write: (inout ByteWriter) -> Void) {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: size))
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            var writer = ByteWriter(position: buffer.baseAddress! + start)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
+            var writer = ByteWriter(position: buffer.baseAddress!)
             write(&writer)
-            precondition(writer.position == buffer.baseAddress! + start + size, "encoded size mismatch")
+            precondition(writer.position == buffer.baseAddress! + size, "encoded size mismatch")
+            bytes.append(contentsOf: UnsafeBufferPointer(buffer))
         }
     }
 

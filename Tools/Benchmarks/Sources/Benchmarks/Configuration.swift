@@ -92,8 +92,9 @@ struct Configuration {
 
     var setsPerRound: Int { setTransactionsPerRound * batch }
     var insertsPerRound: Int { insertTransactionsPerRound * batch }
-    /// New records inserted over all rounds by each engine (the insert pool).
-    var insertPoolSize: Int { rounds * insertsPerRound }
+    /// New records inserted over all rounds by each engine (the insert pool): the first half by
+    /// scenario 11, the second by its companion 11b.
+    var insertPoolSize: Int { 2 * rounds * insertsPerRound }
 }
 
 struct UsageError: Error {
