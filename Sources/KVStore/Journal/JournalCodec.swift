@@ -17,11 +17,7 @@ enum JournalCodec {
         var count = 5 + (entry.isDerived ? 1 : 0) + (entry.indexes != nil ? 1 : 0) + (entry.keyPath != nil ? 1 : 0)
         count += (hasNewValue ? 1 : 0) + (entry.oldValue != nil ? 1 : 0) + (entry.origin != nil ? 1 : 0)
         let record = hasNewValue ? encodedNew ?? entry.encodedNewRecord : nil
-        // One allocation: the version byte, the directory, the fields and the embedded record.
-        var start: [UInt8] = []
-        start.reserveCapacity(24 + count * 24 + (record?.count ?? 0))
-        start.append(ValueCodec.version)
-        var writer = KeyedWriter(count: count, into: start)
+        var writer = KeyedWriter(count: count, into: [ValueCodec.version], reserving: record?.count ?? 0)
         writer.key("change" as StaticString)
         ValueCodec.encode(.string(entry.change.rawValue), into: &writer.bytes)
         writer.key("commit" as StaticString)

@@ -47,6 +47,40 @@ package enum ValueCodec {
 
     /// Appends the tagged value, without a version byte, to `bytes`; used for nesting.
     package static func encode(_ value: Value, into bytes: inout [UInt8]) {
+        switch value {
+        // Scalars (a journal entry's fields): appended as they are; containers written by ByteWriter.
+        case .null:
+            bytes.append(Tag.null)
+        case .bool(let flag):
+            bytes.append(flag ? Tag.true : Tag.false)
+        case .int(let int):
+            bytes.append(Tag.int)
+            appendVarint(zigZag(int), to: &bytes)
+        case .date(let date):
+            bytes.append(Tag.date)
+            appendUInt64(date.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
+        case .double(let double):
+            bytes.append(Tag.double)
+            appendUInt64(double.bitPattern, to: &bytes)
+        case .string(let string):
+            bytes.append(Tag.string)
+            appendVarint(UInt64(string.utf8.count), to: &bytes)
+            appendUTF8(string, to: &bytes)
+        case .reference(let ref):
+            bytes.append(Tag.reference)
+            appendVarint(UInt64(ref.kind.utf8.count + 1 + ref.id.utf8.count), to: &bytes)
+            appendUTF8(ref.kind, to: &bytes)
+            bytes.append(UInt8(ascii: "/"))
+            appendUTF8(ref.id, to: &bytes)
+        case .bytes, .array, .dictionary:
+            appendWritten(value, to: &bytes)
+        }
+    }
+
+    /// Appends `value` written by ``ByteWriter`` (kept out of line: its closure would otherwise
+    /// cost the scalar cases above a copy of the value).
+    @inline(never)
+    private static func appendWritten(_ value: Value, to bytes: inout [UInt8]) {
         ByteWriter.append(size: encodedSize(of: value), to: &bytes) { $0.tagged(value) }
     }
 

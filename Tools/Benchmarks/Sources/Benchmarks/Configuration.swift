@@ -42,7 +42,7 @@ struct Configuration {
           --json      print the results as JSON instead of a table
           --rounds N  rounds per scenario (default 5, or 2 with --quick)
           --dir PATH  where to create the temporary stores (default: the system temp directory)
-          --scenario N  run only scenario N (1-based; repeatable), e.g. to profile it
+          --scenario N  run only scenario N (1-based; repeatable; 11 runs its companion 11b too), e.g. to profile it
           --engine NAME run only engine NAME ("kvstore", "raw LMDB" or "GRDB"), e.g. to profile it
           --kvstore PATH the release kvstore binary for the dump measurement
                       (default: .build/release/kvstore in the repository)
