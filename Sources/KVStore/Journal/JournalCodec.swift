@@ -13,12 +13,10 @@ enum JournalCodec {
     /// embeds that record's bytes as they are.
     static func encode(_ entry: JournalEntry, encodedNew: [UInt8]? = nil) -> [UInt8] {
         // change, commit, ref, sequence and timestamp, plus the optional fields present.
-        var count = 5
-        for present in [entry.isDerived, entry.indexes != nil, entry.keyPath != nil,
-                        entry.hasNewValue, entry.oldValue != nil, entry.origin != nil] where present {
-            count += 1
-        }
-        let record = entry.hasNewValue ? encodedNew ?? entry.encodedNewRecord : nil
+        let hasNewValue = entry.hasNewValue
+        var count = 5 + (entry.isDerived ? 1 : 0) + (entry.indexes != nil ? 1 : 0) + (entry.keyPath != nil ? 1 : 0)
+        count += (hasNewValue ? 1 : 0) + (entry.oldValue != nil ? 1 : 0) + (entry.origin != nil ? 1 : 0)
+        let record = hasNewValue ? encodedNew ?? entry.encodedNewRecord : nil
         var writer = KeyedWriter(count: count, into: [ValueCodec.version], reserving: record?.count ?? 0)
         writer.key("change" as StaticString)
         ValueCodec.encode(.string(entry.change.rawValue), into: &writer.bytes)
@@ -36,11 +34,11 @@ enum JournalCodec {
             writer.key("keyPath" as StaticString)
             ValueCodec.encode(.string(keyPath), into: &writer.bytes)
         }
-        if entry.hasNewValue {
+        if hasNewValue {
             writer.key("new" as StaticString)
             if let record, record.first == ValueCodec.version {
                 writer.bytes.append(ValueCodec.Tag.dictionary)
-                writer.bytes.append(contentsOf: record.dropFirst())
+                record.withUnsafeBufferPointer { writer.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.dropFirst())) }
             } else if let new = entry.newValue {
                 ValueCodec.encode(new, into: &writer.bytes)
             }

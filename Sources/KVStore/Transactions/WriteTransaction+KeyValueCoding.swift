@@ -1,3 +1,5 @@
+import Foundation
+
 /// Key-value coding writes (DESIGN §6), each through will-change / did-change and the journal.
 extension WriteTransaction {
     /// Sets the value of `key` in the record; nil or `.null` removes it — except on a key that holds,
@@ -37,7 +39,11 @@ extension WriteTransaction {
     /// Checks a record's top-level key: one that a key path can name (not empty, no `.`, not
     /// starting with `@`). Nested dictionaries may hold any keys.
     static func checkKey(_ key: String) throws(KeyValueCodingError) {
-        if key.isEmpty || key.utf8.first == UInt8(ascii: "@") || key.utf8.contains(UInt8(ascii: ".")) {
+        let valid = key.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty, bytes[0] != UInt8(ascii: "@") else { return false }
+            return memchr(base, Int32(UInt8(ascii: ".")), bytes.count) == nil
+        } ?? !(key.isEmpty || key.utf8.first == UInt8(ascii: "@") || key.utf8.contains(UInt8(ascii: ".")))
+        if !valid {
             throw KeyValueCodingError.invalidKeyPath(
                 key, problem: "a record's key must be non-empty, without '.', and not start with '@', so that key paths can name it")
         }

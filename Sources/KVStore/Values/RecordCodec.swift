@@ -28,10 +28,10 @@ import Foundation
 package enum RecordCodec {
     /// Encodes a record: the version byte, then the keyed dictionary.
     package static func encode(_ values: [String: Value]) -> [UInt8] {
-        var bytes: [UInt8] = [ValueCodec.version]
-        bytes.reserveCapacity(64)
-        encodeKeyed(values, into: &bytes)
-        return bytes
+        ByteWriter.encoding(size: 1 + ValueCodec.keyedSize(of: values)) { writer in
+            writer.byte(ValueCodec.version)
+            writer.keyed(values)
+        }
     }
 
     /// Decodes a whole record written by ``encode(_:)``.
@@ -93,20 +93,7 @@ package enum RecordCodec {
         return keys
     }
 
-    // MARK: - Keyed dictionaries (shared with ValueCodec)
-
-    /// Appends a keyed dictionary (no tag, no version) to `bytes`.
-    static func encodeKeyed(_ dictionary: [String: Value], into bytes: inout [UInt8]) {
-        var taken: [UInt8] = []
-        swap(&taken, &bytes)  // hand the buffer over without copying it
-        var writer = KeyedWriter(count: dictionary.count, into: consume taken)
-        for index in UTF8Text.sortedIndices(dictionary) {
-            let entry = dictionary[index]
-            writer.key(entry.key)
-            ValueCodec.encode(entry.value, into: &writer.bytes)
-        }
-        bytes = writer.finish()
-    }
+    // MARK: - Keyed dictionaries (shared with ValueCodec; written by ByteWriter)
 
     /// Decodes a keyed dictionary at the reader's position, checking every entry.
     ///
@@ -198,10 +185,8 @@ package enum RecordCodec {
         guard let value = UInt32(exactly: offset) else {
             preconditionFailure("an encoded dictionary is larger than 4 GiB")
         }
-        bytes[position] = UInt8(truncatingIfNeeded: value)
-        bytes[position + 1] = UInt8(truncatingIfNeeded: value >> 8)
-        bytes[position + 2] = UInt8(truncatingIfNeeded: value >> 16)
-        bytes[position + 3] = UInt8(truncatingIfNeeded: value >> 24)
+        precondition(position >= 0 && position + 4 <= bytes.count, "offset patched outside the encoding")
+        bytes.withUnsafeMutableBytes { $0.storeBytes(of: value.littleEndian, toByteOffset: position, as: UInt32.self) }
     }
 }
 

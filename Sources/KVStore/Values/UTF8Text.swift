@@ -26,38 +26,76 @@ enum UTF8Text {
     }
 
     /// The dictionary's indices in UTF-8 byte order of their keys (the order of an encoded
-    /// dictionary and of typed JSON output). Keys are compared by their first 16 bytes packed into
-    /// integers, and in full only when those tie; entries are not copied.
+    /// dictionary and of typed JSON output), as an array; see ``withSortedIndices(_:_:)``.
     static func sortedIndices(_ dictionary: [String: Value]) -> [Dictionary<String, Value>.Index] {
-        var order: [SortKey] = []
-        order.reserveCapacity(dictionary.count)
-        var index = dictionary.startIndex
-        while index != dictionary.endIndex {
-            let (high, low) = prefix(dictionary[index].key)
-            order.append(SortKey(high: high, low: low, index: index))
-            dictionary.formIndex(after: &index)
+        withSortedIndices(dictionary) { order in order.map(\.index) }
+    }
+
+    /// Calls `body` with the dictionary's indices in UTF-8 byte order of their keys, in memory
+    /// that lives only during the call (on the stack when small). Keys are compared by their first
+    /// 16 bytes packed into two integers (read straight from contiguous UTF-8), and in full only
+    /// when those tie, so the order is exactly that of ``precedes(_:_:)``; entries are not copied.
+    static func withSortedIndices<R>(
+        _ dictionary: [String: Value],
+        _ body: (UnsafeMutableBufferPointer<SortKey>) -> R
+    ) -> R {
+        withUnsafeTemporaryAllocation(of: SortKey.self, capacity: dictionary.count) { order in
+            var count = 0
+            var index = dictionary.startIndex
+            while index != dictionary.endIndex {
+                let (high, low) = prefix(dictionary.keys[index])
+                (order.baseAddress! + count).initialize(to: SortKey(high: high, low: low, index: index))
+                count += 1
+                dictionary.formIndex(after: &index)
+            }
+            let sorted = UnsafeMutableBufferPointer(rebasing: order[..<count])
+            sort(sorted, keys: dictionary)
+            defer { sorted.deinitialize() }
+            return body(sorted)
         }
-        order.sort { a, b in
-            if a.high != b.high { return a.high < b.high }
-            if a.low != b.low { return a.low < b.low }
-            return precedes(dictionary[a.index].key, dictionary[b.index].key)
-        }
-        return order.map(\.index)
     }
 
     /// A key's first 16 bytes and where it is: cheap to move and compare while sorting.
-    private struct SortKey {
+    struct SortKey {
         let high: UInt64
         let low: UInt64
         let index: Dictionary<String, Value>.Index
     }
 
+    /// Sorts by the packed prefixes, then by the whole keys: insertion sort for the small
+    /// dictionaries records are, the standard library's sort beyond.
+    private static func sort(_ order: UnsafeMutableBufferPointer<SortKey>, keys dictionary: [String: Value]) {
+        @inline(__always)
+        func precedes(_ a: SortKey, _ b: SortKey) -> Bool {
+            if a.high != b.high { return a.high < b.high }
+            if a.low != b.low { return a.low < b.low }
+            return UTF8Text.precedes(dictionary.keys[a.index], dictionary.keys[b.index])
+        }
+        guard order.count <= 32 else {
+            var order = order
+            order.sort(by: precedes)
+            return
+        }
+        guard let base = order.baseAddress else { return }
+        for next in 1 ..< max(order.count, 1) {
+            let moving = base[next]
+            var hole = next
+            while hole > 0 && precedes(moving, base[hole - 1]) {
+                base[hole] = base[hole - 1]
+                hole -= 1
+            }
+            base[hole] = moving
+        }
+    }
+
     /// The first 16 UTF-8 bytes of `key`, big-endian in two integers, zero-padded.
+    @inline(__always)
     private static func prefix(_ key: String) -> (UInt64, UInt64) {
+        if let packed = key.utf8.withContiguousStorageIfAvailable(packedPrefix) { return packed }
         var high: UInt64 = 0
         var low: UInt64 = 0
         var index = 0
-        for byte in key.utf8 {
+        for byte in key.utf8 {  // a bridged string without contiguous UTF-8
             if index < 8 {
                 high |= UInt64(byte) << (56 - 8 * index)
             } else if index < 16 {
@@ -68,6 +106,15 @@ enum UTF8Text {
             index += 1
         }
         return (high, low)
+    }
+
+    @inline(__always)
+    private static func packedPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+        var words: (UInt64, UInt64) = (0, 0)
+        if let base = bytes.baseAddress {
+            withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: base, byteCount: min(bytes.count, 16)) }
+        }
+        return (UInt64(bigEndian: words.0), UInt64(bigEndian: words.1))
     }
 }
 

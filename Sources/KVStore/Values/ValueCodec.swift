@@ -39,22 +39,26 @@ package enum ValueCodec {
     /// ValueCodec.encode(.int(-1))   // [1, 3, 1]
     /// ```
     package static func encode(_ value: Value) -> [UInt8] {
-        var bytes: [UInt8] = [version]
-        bytes.reserveCapacity(32)
-        encode(value, into: &bytes)
-        return bytes
+        ByteWriter.encoding(size: 1 + encodedSize(of: value)) { writer in
+            writer.byte(version)
+            writer.tagged(value)
+        }
     }
 
     /// Appends the tagged value, without a version byte, to `bytes`; used for nesting.
     package static func encode(_ value: Value, into bytes: inout [UInt8]) {
         switch value {
+        // Scalars (a journal entry's fields): appended as they are; containers written by ByteWriter.
         case .null:
             bytes.append(Tag.null)
         case .bool(let flag):
             bytes.append(flag ? Tag.true : Tag.false)
         case .int(let int):
             bytes.append(Tag.int)
-            appendVarint(UInt64(bitPattern: (int << 1) ^ (int >> 63)), to: &bytes)
+            appendVarint(zigZag(int), to: &bytes)
+        case .date(let date):
+            bytes.append(Tag.date)
+            appendUInt64(date.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
         case .double(let double):
             bytes.append(Tag.double)
             appendUInt64(double.bitPattern, to: &bytes)
@@ -62,27 +66,22 @@ package enum ValueCodec {
             bytes.append(Tag.string)
             appendVarint(UInt64(string.utf8.count), to: &bytes)
             appendUTF8(string, to: &bytes)
-        case .bytes(let data):
-            bytes.append(Tag.bytes)
-            appendVarint(UInt64(data.count), to: &bytes)
-            bytes.append(contentsOf: data)
-        case .date(let date):
-            bytes.append(Tag.date)
-            appendUInt64(date.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
-        case .array(let elements):
-            bytes.append(Tag.array)
-            appendVarint(UInt64(elements.count), to: &bytes)
-            for element in elements { encode(element, into: &bytes) }
-        case .dictionary(let dictionary):
-            bytes.append(Tag.dictionary)
-            RecordCodec.encodeKeyed(dictionary, into: &bytes)
         case .reference(let ref):
             bytes.append(Tag.reference)
             appendVarint(UInt64(ref.kind.utf8.count + 1 + ref.id.utf8.count), to: &bytes)
             appendUTF8(ref.kind, to: &bytes)
             bytes.append(UInt8(ascii: "/"))
             appendUTF8(ref.id, to: &bytes)
+        case .bytes, .array, .dictionary:
+            appendWritten(value, to: &bytes)
         }
+    }
+
+    /// Appends `value` written by ``ByteWriter`` (kept out of line: its closure would otherwise
+    /// cost the scalar cases above a copy of the value).
+    @inline(never)
+    private static func appendWritten(_ value: Value, to bytes: inout [UInt8]) {
+        ByteWriter.append(size: encodedSize(of: value), to: &bytes) { $0.tagged(value) }
     }
 
     /// Decodes a value written by ``encode(_:)`` (version byte first). The whole buffer must be
@@ -250,7 +249,9 @@ package enum ValueCodec {
     }
 
     /// Appends an unsigned LEB128 varint.
+    @inline(__always)
     static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        if value < 0x80 { return bytes.append(UInt8(value)) }  // lengths and counts, mostly
         var rest = value
         while rest >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)

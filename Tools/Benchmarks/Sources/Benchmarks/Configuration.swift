@@ -42,7 +42,7 @@ struct Configuration {
           --json      print the results as JSON instead of a table
           --rounds N  rounds per scenario (default 5, or 2 with --quick)
           --dir PATH  where to create the temporary stores (default: the system temp directory)
-          --scenario N  run only scenario N (1-based; repeatable), e.g. to profile it
+          --scenario N  run only scenario N (1-based; repeatable; 11 runs its companion 11b too), e.g. to profile it
           --engine NAME run only engine NAME ("kvstore", "raw LMDB" or "GRDB"), e.g. to profile it
           --kvstore PATH the release kvstore binary for the dump measurement
                       (default: .build/release/kvstore in the repository)
@@ -92,8 +92,9 @@ struct Configuration {
 
     var setsPerRound: Int { setTransactionsPerRound * batch }
     var insertsPerRound: Int { insertTransactionsPerRound * batch }
-    /// New records inserted over all rounds by each engine (the insert pool).
-    var insertPoolSize: Int { rounds * insertsPerRound }
+    /// New records inserted over all rounds by each engine (the insert pool): the first half by
+    /// scenario 11, the second by its companion 11b.
+    var insertPoolSize: Int { 2 * rounds * insertsPerRound }
 }
 
 struct UsageError: Error {

@@ -14,10 +14,12 @@ import KVStore
 /// relaxed (kvstore's `.noMetaSync`) is `synchronous=NORMAL` (GRDB's WAL default).
 final class GRDBEngine {
     let pool: DatabasePool
-    /// Ids of the base records, by index, and the insert pool's ids and JSON text.
+    /// Ids of the base records, by index, and the insert pool's ids, JSON text and dictionaries
+    /// (the same `[String: Value]` kvstore's engine inserts, for scenario 11b).
     let ids: [String]
     let poolIDs: [String]
     let poolData: [String]
+    let poolValues: [[String: Value]]
     private static let kind = Dataset.kind
 
     init(path: String, config: Configuration, pool encoded: EncodedPool, log: (String) -> Void) throws {
@@ -27,7 +29,8 @@ final class GRDBEngine {
         pool = try DatabasePool(path: path + "/db.sqlite", configuration: configuration)
         ids = (0 ..< config.records).map(Dataset.id)
         poolIDs = encoded.indexes.map(Dataset.id)
-        poolData = encoded.indexes.map { JSONRecord.text(Dataset.values($0)) }
+        poolValues = encoded.indexes.map(Dataset.values)
+        poolData = poolValues.map(JSONRecord.text)
         try pool.write { db in
             try db.execute(sql: """
                 CREATE TABLE records (kind TEXT NOT NULL, id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;
@@ -163,6 +166,18 @@ final class GRDBEngine {
             }
         }
         return workload.insertRange.count
+    }
+
+    /// Scenario 11b: `batch` inserts per `pool.write`, each record's JSON written inside the timed
+    /// loop from the dictionary kvstore's engine inserts (``JSONRecord``, the writer that made
+    /// 11's pre-encoded text: the same bytes are stored).
+    func batchedInsertsEncoding(_ workload: Workload) throws -> Int {
+        for range in workload.batches(of: workload.companionInsertRange) {
+            try pool.write { db in
+                for position in range { try Self.insert(db, id: poolIDs[position], data: JSONRecord.text(poolValues[position])) }
+            }
+        }
+        return workload.companionInsertRange.count
     }
 
     private static func decode(_ data: Data) throws -> [String: Any] {

@@ -60,12 +60,21 @@ final class KVStoreEngine {
 
     /// `batch` × `txn.insert(values, as:)` of new records per `store.write`.
     func batchedInserts(_ workload: Workload) throws -> Int {
-        for range in workload.batches(of: workload.insertRange) {
+        try insert(workload.insertRange, workload)
+    }
+
+    /// The same inserts for the companion scenario (11b), on the pool's second half.
+    func batchedCompanionInserts(_ workload: Workload) throws -> Int {
+        try insert(workload.companionInsertRange, workload)
+    }
+
+    private func insert(_ positions: Range<Int>, _ workload: Workload) throws -> Int {
+        for range in workload.batches(of: positions) {
             try store.write { txn in
                 for position in range { try txn.insert(poolValues[position], as: poolRefs[position]) }
             }
         }
-        return workload.insertRange.count
+        return positions.count
     }
 
     /// Closes the store and opens it again with `durability`, unless it already has it.

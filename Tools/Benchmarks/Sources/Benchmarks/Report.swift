@@ -21,6 +21,8 @@ struct Report: Encodable {
 
     struct ScenarioSummary: Encodable {
         let number: Int
+        /// "11", or "11b" for a companion row (same number).
+        let label: String
         let name: String
         /// kvstore's / SQLite's durability ("" for reads).
         let durability: String
@@ -46,6 +48,7 @@ struct Report: Encodable {
         scenarios = results.map { result in
             ScenarioSummary(
                 number: result.number,
+                label: result.label,
                 name: result.name,
                 durability: result.durability,
                 operationsPerRound: result.operationsPerRound,
@@ -79,7 +82,7 @@ struct Report: Encodable {
         for result in results {
             let medians = engines.map { name in result.engines.first { $0.engine == name }.map { Self.format($0.median) } ?? "" }
             let ratios = baselines.map { name in result.ratios.first { $0.baseline == name }.map { Self.ratio($0.ratio) } ?? "" }
-            rows.append([String(result.number), result.name, result.durability] + medians + ratios)
+            rows.append([result.label, result.name, result.durability] + medians + ratios)
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {

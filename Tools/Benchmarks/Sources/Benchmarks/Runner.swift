@@ -8,7 +8,10 @@ struct Runner {
         let clock = ContinuousClock()
         var checksum = 0
         var results: [ScenarioResult] = []
-        for (number, scenario) in zip(1..., scenarios) where config.scenarioFilter?.contains(number) ?? true {
+        var number = 0
+        for scenario in scenarios {
+            if !scenario.isCompanion { number += 1 }
+            guard config.scenarioFilter?.contains(number) ?? true else { continue }
             let engines = scenario.engines.filter { config.engineFilter == nil || $0.engine == config.engineFilter }
             var rates: [String: [Double]] = [:]
             var operations = 0
@@ -33,6 +36,7 @@ struct Runner {
             }
             let result = ScenarioResult(
                 number: number,
+                label: scenario.isCompanion ? "\(number)b" : "\(number)",
                 name: scenario.name,
                 durability: scenario.durability,
                 operationsPerRound: operations,
@@ -68,6 +72,8 @@ struct ChecksumMismatch: Error, CustomStringConvertible {
 
 struct ScenarioResult {
     let number: Int
+    /// The number as the table shows it: "11", or "11b" for a companion row.
+    let label: String
     let name: String
     /// The engines' durability ("" for reads).
     let durability: String

@@ -15,6 +15,9 @@ struct Scenario {
     let engines: [EngineRun]
     /// Runs before the scenario's first round (e.g. sets every engine's durability).
     var setUp: () throws -> Void = {}
+    /// A companion of the row before: it takes that row's number with a "b" (11b), is selected
+    /// with it by `--scenario`, and measures the same operation with different inputs.
+    var isCompanion = false
 }
 
 struct EngineRun {
@@ -66,10 +69,11 @@ extension Scenario {
     static let relaxed = "noMetaSync / NORMAL"
 
     /// A write scenario at `durability`: every engine switches to it first.
-    init(_ name: String, _ durability: Durability, _ engines: Engines, operations: @escaping (Workload) -> Int, runs: [EngineRun]) {
+    init(_ name: String, _ durability: Durability, _ engines: Engines, operations: @escaping (Workload) -> Int, runs: [EngineRun], isCompanion: Bool = false) {
         self.init(name: name, durability: durability == .full ? Self.full : Self.relaxed, operations: operations, engines: runs) {
             try engines.use(durability)
         }
+        self.isCompanion = isCompanion
     }
 
     /// The scenarios, in the order they run: reads first, then writes (which change the data).
@@ -100,6 +104,11 @@ extension Scenario {
                      runs: e.runs(k.concurrentCommits, r.concurrentCommits, g.concurrentCommits)),
             Scenario("insert + journal, 1k per txn, new ids", .full, e, operations: { $0.insertRange.count },
                      runs: e.runs(k.batchedInserts, r.batchedInserts, g.batchedInserts)),
+            // 11b: GRDB starts from the same dictionaries kvstore gets and writes their JSON in the
+            // timed loop (11 hands it the JSON text); kvstore inserts the same way as in 11.
+            Scenario("insert + journal, GRDB encodes JSON in loop", .full, e, operations: { $0.companionInsertRange.count },
+                     runs: [EngineRun(EngineName.kvstore, k.batchedCompanionInserts), EngineRun(EngineName.grdb, g.batchedInsertsEncoding)],
+                     isCompanion: true),
         ]
     }
 }

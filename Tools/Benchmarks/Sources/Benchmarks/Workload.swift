@@ -12,6 +12,8 @@ struct Workload {
     let setValues: [Int64]
     /// Insert-pool positions (0-based into the pool) to insert this round.
     let insertRange: Range<Int>
+    /// The positions the companion insert scenario (11b) inserts this round: the pool's second half.
+    let companionInsertRange: Range<Int>
     /// Commits per round in the small-commit scenarios (the first `commits` set targets and values).
     let commits: Int
     /// Writer threads in the concurrent-commit scenarios.
@@ -31,6 +33,7 @@ struct Workload {
             setTargets: sets,
             setValues: (0 ..< Int64(config.setsPerRound)).map { firstValue + $0 },
             insertRange: start ..< start + config.insertsPerRound,
+            companionInsertRange: config.rounds * config.insertsPerRound + start ..< config.rounds * config.insertsPerRound + start + config.insertsPerRound,
             commits: min(config.setsPerRound, config.commitsPerRound),
             writers: config.writers)
     }

@@ -1,0 +1,175 @@
+import Foundation
+
+/// Writes the value encoding (``ValueCodec``, ``RecordCodec``) through a pointer into memory
+/// sized beforehand with ``ValueCodec/encodedSize(of:)``: one allocation per encoding, and no
+/// capacity or uniqueness check per byte as appending to an array makes.
+///
+/// ```swift
+/// let bytes = ByteWriter.encoding(size: ValueCodec.encodedSize(of: value)) { $0.tagged(value) }
+/// ```
+struct ByteWriter {
+    private(set) var position: UnsafeMutablePointer<UInt8>
+
+    /// A new array of exactly `size` bytes, all written by `write`.
+    static func encoding(size: Int, _ write: (inout ByteWriter) -> Void) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var writer = ByteWriter(position: buffer.baseAddress!)
+            write(&writer)
+            precondition(writer.position == buffer.baseAddress! + size, "encoded size mismatch")
+            count = size
+        }
+    }
+
+    /// Appends exactly `size` bytes, all written by `write`, to `bytes` (written first into
+    /// temporary memory, on the stack when small, then copied in one append).
+    static func append(size: Int, to bytes: inout [UInt8], _ write: (inout ByteWriter) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
+            var writer = ByteWriter(position: buffer.baseAddress!)
+            write(&writer)
+            precondition(writer.position == buffer.baseAddress! + size, "encoded size mismatch")
+            bytes.append(contentsOf: UnsafeBufferPointer(buffer))
+        }
+    }
+
+    @inline(__always)
+    mutating func byte(_ byte: UInt8) {
+        position.initialize(to: byte)
+        position += 1
+    }
+
+    /// An unsigned LEB128 varint.
+    @inline(__always)
+    mutating func varint(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            byte(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        byte(UInt8(rest))
+    }
+
+    @inline(__always)
+    mutating func uint64(_ value: UInt64) {
+        UnsafeMutableRawPointer(position).storeBytes(of: value.littleEndian, as: UInt64.self)
+        position += 8
+    }
+
+    @inline(__always)
+    mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+        if let base = bytes.baseAddress {
+            UnsafeMutableRawPointer(position).copyMemory(from: base, byteCount: bytes.count)
+        }
+        position += bytes.count
+    }
+
+    /// The string's UTF-8 bytes (no length).
+    @inline(__always)
+    mutating func utf8(_ string: String) {
+        var string = string
+        string.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// A tagged value (the layout of ``ValueCodec``).
+    mutating func tagged(_ value: Value) {
+        switch value {
+        case .null:
+            byte(ValueCodec.Tag.null)
+        case .bool(let flag):
+            byte(flag ? ValueCodec.Tag.true : ValueCodec.Tag.false)
+        case .int(let int):
+            byte(ValueCodec.Tag.int)
+            varint(ValueCodec.zigZag(int))
+        case .double(let double):
+            byte(ValueCodec.Tag.double)
+            uint64(double.bitPattern)
+        case .string(let string):
+            byte(ValueCodec.Tag.string)
+            varint(UInt64(string.utf8.count))
+            utf8(string)
+        case .bytes(let data):
+            byte(ValueCodec.Tag.bytes)
+            varint(UInt64(data.count))
+            data.withUnsafeBytes { bytes($0) }
+        case .date(let date):
+            byte(ValueCodec.Tag.date)
+            uint64(date.timeIntervalSinceReferenceDate.bitPattern)
+        case .array(let elements):
+            byte(ValueCodec.Tag.array)
+            varint(UInt64(elements.count))
+            for element in elements { tagged(element) }
+        case .dictionary(let dictionary):
+            byte(ValueCodec.Tag.dictionary)
+            keyed(dictionary)
+        case .reference(let ref):
+            byte(ValueCodec.Tag.reference)
+            varint(UInt64(ref.kind.utf8.count + 1 + ref.id.utf8.count))
+            utf8(ref.kind)
+            byte(UInt8(ascii: "/"))
+            utf8(ref.id)
+        }
+    }
+
+    /// A keyed dictionary (the layout of ``RecordCodec``, no tag): entries in UTF-8 byte order of
+    /// their keys, each offset written into the directory as soon as its entry ends.
+    mutating func keyed(_ dictionary: [String: Value]) {
+        let count = dictionary.count
+        varint(UInt64(count))
+        let table = UnsafeMutableRawPointer(position)
+        table.storeBytes(of: UInt32(0), as: UInt32.self)
+        position += (count + 1) * 4
+        let entriesStart = position
+        UTF8Text.withSortedIndices(dictionary) { order in
+            for (number, sortKey) in order.enumerated() {
+                let key = dictionary.keys[sortKey.index]
+                varint(UInt64(key.utf8.count))
+                utf8(key)
+                tagged(dictionary.values[sortKey.index])
+                guard let end = UInt32(exactly: position - entriesStart) else {
+                    preconditionFailure("an encoded dictionary is larger than 4 GiB")
+                }
+                table.storeBytes(of: end.littleEndian, toByteOffset: 4 * (number + 1), as: UInt32.self)
+            }
+        }
+    }
+}
+
+extension ValueCodec {
+    /// The number of bytes ``ByteWriter/tagged(_:)`` writes for `value`.
+    static func encodedSize(of value: Value) -> Int {
+        switch value {
+        case .null, .bool: 1
+        case .int(let int): 1 + varintSize(zigZag(int))
+        case .double, .date: 9
+        case .string(let string): 1 + lengthAndBytesSize(string.utf8.count)
+        case .bytes(let data): 1 + lengthAndBytesSize(data.count)
+        case .array(let elements): elements.reduce(1 + varintSize(UInt64(elements.count))) { $0 + encodedSize(of: $1) }
+        case .dictionary(let dictionary): 1 + keyedSize(of: dictionary)
+        case .reference(let ref): 1 + lengthAndBytesSize(ref.kind.utf8.count + 1 + ref.id.utf8.count)
+        }
+    }
+
+    /// The number of bytes ``ByteWriter/keyed(_:)`` writes for `dictionary`.
+    static func keyedSize(of dictionary: [String: Value]) -> Int {
+        var size = varintSize(UInt64(dictionary.count)) + (dictionary.count + 1) * 4
+        for (key, value) in dictionary {
+            size += lengthAndBytesSize(key.utf8.count) + encodedSize(of: value)
+        }
+        return size
+    }
+
+    /// The zigzag form of an int (small magnitudes of either sign give small varints).
+    @inline(__always)
+    static func zigZag(_ int: Int64) -> UInt64 {
+        UInt64(bitPattern: (int << 1) ^ (int >> 63))
+    }
+
+    @inline(__always)
+    static func varintSize(_ value: UInt64) -> Int {
+        value < 0x80 ? 1 : (64 - value.leadingZeroBitCount + 6) / 7
+    }
+
+    @inline(__always)
+    private static func lengthAndBytesSize(_ count: Int) -> Int {
+        varintSize(UInt64(count)) + count
+    }
+}
