@@ -95,7 +95,7 @@ struct DiskFullTests {
         let path = fs.path("store")
         do { _ = try Self.storeWithTwoCommits(on: fs) }
         let lockFile = path + "/lock.mdb"
-        let held = open(lockFile, O_RDWR | O_TRUNC)
+        let held = open(lockFile, O_RDWR | O_TRUNC | O_CLOEXEC)
         try #require(held >= 0)
         defer { close(held) }
         let filler = fs.fill()
@@ -108,6 +108,31 @@ struct DiskFullTests {
         #expect(heldStatus.st_ino == pathStatus.st_ino)
         try FileManager.default.removeItem(atPath: filler)
         try Self.expectTwoCommits(try Store(path: path))
+    }
+
+    /// The lock file's blocks are allocated, not its size: LMDB's first opener sizes an empty lock
+    /// file for its own count of readers, and a kvstore opening beside it must not enlarge it. The
+    /// blocks allocated stay when LMDB's `ftruncate` grows the file over them: on a full disk its
+    /// map of the lock file is backed (no `SIGBUS`) and the store opens.
+    @Test func anEmptyLockFileGetsItsBlocksButKeepsItsSize() throws {
+        let fs = try ScratchFileSystem(size: 1 << 20)
+        defer { fs.unmount() }
+        let path = fs.path("store")
+        do { _ = try Self.storeWithTwoCommits(on: fs) }
+        let lockFile = path + "/lock.mdb"
+        let lockFileSize = StoreFiles.lockFileSize(maxReaders: 126)
+        #expect(truncate(lockFile, 0) == 0)  // as another opener's LMDB has it before sizing it
+        try StoreFiles.allocateLockFile(in: path, maxReaders: 126, fileMode: 0o600)
+        var status = stat()
+        #expect(stat(lockFile, &status) == 0)
+        #expect(status.st_size == 0)
+        #expect(Int(status.st_blocks) * 512 >= lockFileSize)
+
+        fs.fill()
+        #expect(StoreFiles.deviceIsFull(fs.path))
+        try Self.expectTwoCommits(try Store(path: path))
+        #expect(stat(lockFile, &status) == 0)
+        #expect(status.st_size == lockFileSize)
     }
 
     /// Creating a store on a full disk: one error, and no half-made store is left to be taken
