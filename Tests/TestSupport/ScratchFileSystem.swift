@@ -48,7 +48,7 @@ public final class ScratchFileSystem: @unchecked Sendable {
     @discardableResult
     public func fill(named name: String = "filler") -> String {
         let file = path(name)
-        let descriptor = open(file, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         precondition(descriptor >= 0, "cannot create \(file)")
         defer { close(descriptor) }
         let chunk = [UInt8](repeating: 0xA5, count: 4096)
