@@ -21,7 +21,7 @@ private func key(_ i: Int) -> [UInt8] { Array("k\(1000 + i)".utf8) }
         // A reader pins every page freed from now on: no later write can reuse one.
         var reader: OpaquePointer?
         try #require(mdb_txn_begin(filler.handle, nil, UInt32(MDB_RDONLY), &reader) == 0)
-        defer { mdb_txn_abort(reader) }
+        defer { withExtendedLifetime(filler) { mdb_txn_abort(reader) } }  // before the handle closes
         var count = 4
         while count < 1000, (try? filler.write { txn in try txn.put(key(count), value, in: db) }) != nil { count += 1 }
         #expect(count > 4 && count < 1000)

@@ -46,7 +46,7 @@ struct DiskFullTests {
             try Self.expectTwoCommits(store)
 
             // Space freed: the same store (still open) writes again.
-            try FileManager.default.removeItem(atPath: filler)
+            try fs.release(filler)
             try store.insert(["blob": Self.bigValue], as: ref("blob/1"))
             #expect(try store.value(forKey: "blob", of: ref("blob/1")) == Self.bigValue)
         }
@@ -74,7 +74,7 @@ struct DiskFullTests {
             }
             #expect(error.code == .noSpace, "\(error)")
             try Self.expectTwoCommits(store)
-            try FileManager.default.removeItem(atPath: filler)
+            try fs.release(filler)
         }
         let reopened = try Store(path: path, options: options)
         try Self.expectTwoCommits(reopened)
@@ -106,7 +106,7 @@ struct DiskFullTests {
         #expect(fstat(held, &heldStatus) == 0)
         #expect(stat(lockFile, &pathStatus) == 0, "lock.mdb was removed")
         #expect(heldStatus.st_ino == pathStatus.st_ino)
-        try FileManager.default.removeItem(atPath: filler)
+        try fs.release(filler)
         try Self.expectTwoCommits(try Store(path: path))
     }
 
@@ -143,7 +143,7 @@ struct DiskFullTests {
         let filler = fs.fill()
         let error = try #require(throws: StoreError.self) { try Store(path: fs.path("store")) }
         #expect(error.code == .noSpace, "\(error)")
-        try FileManager.default.removeItem(atPath: filler)
+        try fs.release(filler)
         let store = try Store(path: fs.path("store"))
         try store.insert(["name": "Ada"], as: ref("person/ada"))
         #expect(try store.verify().isHealthy)
