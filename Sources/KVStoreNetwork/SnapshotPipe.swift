@@ -16,10 +16,14 @@ enum SnapshotPipe {
     /// - Throws: what `body` throws; ``ServerError`` when the snapshot cannot be made.
     static func stream(of store: Store, chunk: Int, to body: ([UInt8]) throws -> Void) throws {
         var descriptors: [Int32] = [-1, -1]
+        // Close-on-exec: a process this one starts meanwhile must not inherit the write end, which
+        // would keep the read below from ever seeing the end of the snapshot. (`pipe2` is not in
+        // Swift's Glibc module.)
         guard pipe(&descriptors) == 0 else {
             throw ServerError("cannot make a pipe for the snapshot: \(String(cString: strerror(errno)))")
         }
         let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         let failure = NIOLockedValueBox<String?>(nil)
         let written = DispatchSemaphore(value: 0)
         Thread {

@@ -39,7 +39,13 @@ final class SocketConnection: Sendable {
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let address = candidate {
             candidate = address.pointee.ai_next
-            let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+            // Close-on-exec: a process started meanwhile would keep the connection open after it closes here.
+            #if os(Linux)
+            let type = address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue)
+            #else
+            let type = address.pointee.ai_socktype
+            #endif
+            let descriptor = socket(address.pointee.ai_family, type, address.pointee.ai_protocol)
             guard descriptor >= 0 else { failure = String(cString: strerror(errno)); continue }
             Self.setTimeouts(descriptor, timeout)
             if var size = receiveBuffer { setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }

@@ -24,11 +24,14 @@ public struct Cursor {
     let database: Database
     /// In a read-only transaction: the map's pages passed, given back as the cursor moves on.
     let passedPages: MappedPages?
+    /// In a write transaction: the transaction's flag, set when a delete hits `MDB_MAP_FULL`.
+    let mapFull: MapFullFlag?
 
-    init(_ cursor: OpaquePointer, database: Database, readOnly: Bool) {
+    init(_ cursor: OpaquePointer, database: Database, readOnly: Bool, mapFull: MapFullFlag?) {
         self.cursor = cursor
         self.database = database
         self.passedPages = readOnly ? MappedPages() : nil
+        self.mapFull = mapFull
     }
 
     private func move(_ op: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil) throws(LMDBError) -> Entry? {
@@ -59,7 +62,12 @@ public struct Cursor {
     }
 
     /// Deletes the entry at the cursor (write transactions only).
+    ///
+    /// A delete copies the pages on its path before changing them, so it can find the map full:
+    /// like a put, that makes ``Environment/write(_:)`` grow the map and run its closure again.
     public func deleteCurrent() throws(LMDBError) {
-        try LMDBError.check(mdb_cursor_del(cursor, 0), "mdb_cursor_del(\(database.name))")
+        let rc = mdb_cursor_del(cursor, 0)
+        if rc == MDB_MAP_FULL { mapFull?.value = true }
+        try LMDBError.check(rc, "mdb_cursor_del(\(database.name))")
     }
 }

@@ -55,6 +55,9 @@ final class ResizeGate: Sendable {
         setThreadReadDepth(threadReadDepth - 1)
     }
 
+    /// Whether a resize is waiting for the open reads to end, or running.
+    var isResizing: Bool { resizing.load(ordering: .sequentiallyConsistent) }
+
     /// Runs `body` once no read transaction of this process is open.
     /// - Returns: `false` without running `body` when the calling thread itself holds a read
     ///   transaction (waiting would never end).

@@ -10,7 +10,7 @@ public struct Transaction {
     let txn: OpaquePointer
     /// Whether the transaction is read-only.
     public let isReadOnly: Bool
-    /// For write transactions: set when a put hit `MDB_MAP_FULL`, so that the environment grows
+    /// For write transactions: set when a put or a delete (also a cursor's) hit `MDB_MAP_FULL`, so that the environment grows
     /// the map and runs the write again, whatever the closure did with the error.
     let mapFull: MapFullFlag?
 
@@ -176,7 +176,7 @@ public struct Transaction {
         var cursor: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(txn, db.dbi, &cursor), "mdb_cursor_open(\(db.name))")
         defer { mdb_cursor_close(cursor) }
-        return try body(Cursor(cursor!, database: db, readOnly: isReadOnly))
+        return try body(Cursor(cursor!, database: db, readOnly: isReadOnly, mapFull: mapFull))
     }
 }
 

@@ -265,7 +265,7 @@ import KVStore   // not @testable: the examples use the public API only
 
         let file = t.path + "/stream"
         try Data(bytes).write(to: URL(fileURLWithPath: file))
-        let fd = open(file, O_RDONLY)
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
         defer { close(fd) }
         let other = try TemporaryStore()
         let reader = try JournalStreamReader(fileDescriptor: fd)

@@ -59,7 +59,7 @@ import KVStore   // not @testable: the examples use the public API only
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let source = try Store(path: path("source"))
         try source.insert(["name": "Ada"], as: ref)
-        let fd = open(path("snapshot.mdb"), O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let fd = open(path("snapshot.mdb"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         try source.writeSnapshot(to: fd)
         close(fd)
         let replica = try Store.seedReplica(at: path("replica"), fromSnapshot: path("snapshot.mdb"))

@@ -59,7 +59,7 @@ import Testing
         let env = try Environment(path: source)
         let db = try env.openDatabase("things")
         try env.write { txn in for i in 0..<300 { try txn.put(Array("k\(i)".utf8), Array("v\(i)".utf8), in: db) } }
-        let fd = open(target + "/data.mdb", O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        let fd = open(target + "/data.mdb", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         #expect(fd >= 0)
         try env.copy(toFileDescriptor: fd)
         close(fd)

@@ -286,12 +286,13 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
             _ = gate.exclusively {}
             resized.signal()
         }
-        Thread.sleep(forTimeInterval: 0.05)  // let the resizer raise its flag and wait
-        gate.enter()                         // nested: must not block
+        try #require(waitUntil { gate.isResizing })  // the resizer has raised its flag and waits
+        gate.enter()                                 // nested: must not block
         gate.leave()
         #expect(resized.wait(timeout: .now() + 0.05) == .timedOut, "the resize waits for the outer read")
+        #expect(gate.isResizing)
         gate.leave()
-        #expect(resized.wait(timeout: .now() + 5) == .success)
+        #expect(resized.wait(timeout: .now() + 60) == .success)
     }
 }
 

@@ -44,11 +44,12 @@ public final class ScratchFileSystem: @unchecked Sendable {
     /// The path of `name` on the file system.
     public func path(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 
-    /// Writes the file `name` until the file system has no byte left. - Returns: its path.
+    /// Writes the file `name` until the file system has no byte left (``release(_:)`` gives the
+    /// space back). - Returns: its path.
     @discardableResult
     public func fill(named name: String = "filler") -> String {
         let file = path(name)
-        let descriptor = open(file, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         precondition(descriptor >= 0, "cannot create \(file)")
         defer { close(descriptor) }
         let chunk = [UInt8](repeating: 0xA5, count: 4096)
@@ -61,6 +62,16 @@ public final class ScratchFileSystem: @unchecked Sendable {
         var byte: UInt8 = 0
         while write(descriptor, &byte, 1) == 1 {}
         return file
+    }
+
+    /// Gives back the space ``fill(named:)`` took: empties the file, then removes it. Removing alone
+    /// frees the blocks only once no descriptor of the file is left, and a process another test
+    /// starts meanwhile holds a copy of every descriptor open at its fork until it closes them
+    /// before its `exec`: on a loaded machine, long enough for the next write here to find the
+    /// device still full. Emptying frees them at once.
+    public func release(_ file: String) throws {
+        guard truncate(file, 0) == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno)) }
+        try FileManager.default.removeItem(atPath: file)
     }
 
     /// Remounts read-only (`ro: true`) or read-write. - Returns: whether it worked.

@@ -14,10 +14,10 @@ import Darwin
 /// - The data file must hold every page its meta page names: LMDB maps the file and would
 ///   fault (`SIGBUS`) reading a page past the end of a truncated one. Free pages missing at its
 ///   end are allowed: newer LMDB versions never write some of them (``lacksOnlyFreePages(_:pageSize:)``).
-/// - The lock file gets its disk blocks before LMDB maps it (`posix_fallocate`): LMDB sizes it
-///   with `ftruncate`, which makes a sparse file, and writes to it through a shared map, so on a
-///   full disk the first write to a page without a block killed the process with `SIGBUS`; now
-///   opening fails with ``StoreError/Code/noSpace``.
+/// - The lock file gets its disk blocks before LMDB maps it (`fallocate`, keeping its size):
+///   LMDB sizes it with `ftruncate`, which makes a sparse file, and writes to it through a shared
+///   map, so on a full disk the first write to a page without a block killed the process with
+///   `SIGBUS`; now opening fails with ``StoreError/Code/noSpace``.
 /// - A store directory that is made gets the file mode's read and write bits, with search
 ///   (`x`) wherever reading is allowed: `0o600` → `0o700`, `0o640` → `0o750`.
 ///
@@ -75,8 +75,9 @@ enum StoreFiles {
     /// on Linux with glibc's 40-byte robust mutexes.
     static func lockFileSize(maxReaders: Int) -> Int { 192 + (maxReaders - 1) * 64 }
 
-    /// Gives `lock.mdb` its disk blocks before LMDB maps it: creates it at the size LMDB would give
-    /// it when it is absent or empty, else allocates the blocks of its present size. Does nothing
+    /// Gives `lock.mdb` its disk blocks before LMDB maps it: when it is absent or empty, the blocks
+    /// of the size LMDB will give it (the size stays 0: LMDB's first opener sets it), else the
+    /// blocks of its present size. Does nothing
     /// where the file cannot be opened for writing (a read-only store or file system: LMDB says why).
     static func allocateLockFile(in path: String, maxReaders: Int, fileMode: UInt32) throws(StoreError) {
         #if os(Linux)
@@ -87,13 +88,34 @@ enum StoreFiles {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return }
         let size = status.st_size > 0 ? Int(status.st_size) : lockFileSize(maxReaders: maxReaders)
-        let result = posix_fallocate(descriptor, 0, off_t(size))
+        let result = allocateKeepingSize(descriptor, bytes: size)
         if result == ENOSPC || result == EDQUOT {
             // The file stays, even empty: another process's LMDB may have it open and not yet
             // sized, and removing it would let the next opener make a second lock table.
             throw StoreError(.noSpace, "no space left on the device for the store's lock file; nothing was written", path: path)
         }
         #endif
+    }
+
+    /// `fallocate(descriptor, FALLOC_FL_KEEP_SIZE, 0, bytes)`: the blocks, not the size. LMDB sizes
+    /// the lock file itself (`ftruncate` in `mdb_env_setup_locks`, by the first opener, which
+    /// derives the reader table's length from it), and the blocks stay with the file when it grows
+    /// over them, so LMDB's map of it is backed. Changing the size instead could enlarge a lock
+    /// file another process's LMDB has just sized for fewer readers: openers after it would use
+    /// reader slots that process never scans. Falls back to `posix_fallocate` (which sets the size)
+    /// where the file system cannot keep the size. - Returns: 0 or an `errno` value.
+    private static func allocateKeepingSize(_ descriptor: Int32, bytes: Int) -> Int32 {
+        #if os(Linux)
+        // Swift's Glibc module is built without `_GNU_SOURCE`, which declares `fallocate(2)`.
+        typealias Fallocate = @convention(c) (Int32, Int32, off_t, off_t) -> Int32
+        let keepSize: Int32 = 0x01  // FALLOC_FL_KEEP_SIZE, <linux/falloc.h>
+        if let symbol = dlsym(nil, "fallocate") {
+            let fallocate = unsafeBitCast(symbol, to: Fallocate.self)
+            if fallocate(descriptor, keepSize, 0, off_t(bytes)) == 0 { return 0 }
+            if errno != EOPNOTSUPP && errno != ENOSYS { return errno }
+        }
+        #endif
+        return posix_fallocate(descriptor, 0, off_t(bytes))
     }
 
     /// Whether the file system holding `path` has no block left for this process's writes: none

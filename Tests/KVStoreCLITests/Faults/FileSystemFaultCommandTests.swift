@@ -33,7 +33,7 @@ import TestSupport
         Self.expectFailure(try dir.kvstore("load", store, jsonl), says: "\(store): no space left on the device", "load")
         #expect(try dir.snapshot(store) == before)
         #expect(try dir.succeed("verify", store).status == 0)
-        try FileManager.default.removeItem(atPath: filler)
+        try fs.release(filler)
         try dir.succeed("set", store, "person/ada", "bio", big)
         try dir.succeed("load", store, jsonl)
         #expect(try dir.succeed("verify", store).status == 0)

@@ -46,7 +46,7 @@ struct DiskFullTests {
             try Self.expectTwoCommits(store)
 
             // Space freed: the same store (still open) writes again.
-            try FileManager.default.removeItem(atPath: filler)
+            try fs.release(filler)
             try store.insert(["blob": Self.bigValue], as: ref("blob/1"))
             #expect(try store.value(forKey: "blob", of: ref("blob/1")) == Self.bigValue)
         }
@@ -74,7 +74,7 @@ struct DiskFullTests {
             }
             #expect(error.code == .noSpace, "\(error)")
             try Self.expectTwoCommits(store)
-            try FileManager.default.removeItem(atPath: filler)
+            try fs.release(filler)
         }
         let reopened = try Store(path: path, options: options)
         try Self.expectTwoCommits(reopened)
@@ -95,7 +95,7 @@ struct DiskFullTests {
         let path = fs.path("store")
         do { _ = try Self.storeWithTwoCommits(on: fs) }
         let lockFile = path + "/lock.mdb"
-        let held = open(lockFile, O_RDWR | O_TRUNC)
+        let held = open(lockFile, O_RDWR | O_TRUNC | O_CLOEXEC)
         try #require(held >= 0)
         defer { close(held) }
         let filler = fs.fill()
@@ -106,8 +106,33 @@ struct DiskFullTests {
         #expect(fstat(held, &heldStatus) == 0)
         #expect(stat(lockFile, &pathStatus) == 0, "lock.mdb was removed")
         #expect(heldStatus.st_ino == pathStatus.st_ino)
-        try FileManager.default.removeItem(atPath: filler)
+        try fs.release(filler)
         try Self.expectTwoCommits(try Store(path: path))
+    }
+
+    /// The lock file's blocks are allocated, not its size: LMDB's first opener sizes an empty lock
+    /// file for its own count of readers, and a kvstore opening beside it must not enlarge it. The
+    /// blocks allocated stay when LMDB's `ftruncate` grows the file over them: on a full disk its
+    /// map of the lock file is backed (no `SIGBUS`) and the store opens.
+    @Test func anEmptyLockFileGetsItsBlocksButKeepsItsSize() throws {
+        let fs = try ScratchFileSystem(size: 1 << 20)
+        defer { fs.unmount() }
+        let path = fs.path("store")
+        do { _ = try Self.storeWithTwoCommits(on: fs) }
+        let lockFile = path + "/lock.mdb"
+        let lockFileSize = StoreFiles.lockFileSize(maxReaders: 126)
+        #expect(truncate(lockFile, 0) == 0)  // as another opener's LMDB has it before sizing it
+        try StoreFiles.allocateLockFile(in: path, maxReaders: 126, fileMode: 0o600)
+        var status = stat()
+        #expect(stat(lockFile, &status) == 0)
+        #expect(status.st_size == 0)
+        #expect(Int(status.st_blocks) * 512 >= lockFileSize)
+
+        fs.fill()
+        #expect(StoreFiles.deviceIsFull(fs.path))
+        try Self.expectTwoCommits(try Store(path: path))
+        #expect(stat(lockFile, &status) == 0)
+        #expect(status.st_size == lockFileSize)
     }
 
     /// Creating a store on a full disk: one error, and no half-made store is left to be taken
@@ -118,7 +143,7 @@ struct DiskFullTests {
         let filler = fs.fill()
         let error = try #require(throws: StoreError.self) { try Store(path: fs.path("store")) }
         #expect(error.code == .noSpace, "\(error)")
-        try FileManager.default.removeItem(atPath: filler)
+        try fs.release(filler)
         let store = try Store(path: fs.path("store"))
         try store.insert(["name": "Ada"], as: ref("person/ada"))
         #expect(try store.verify().isHealthy)

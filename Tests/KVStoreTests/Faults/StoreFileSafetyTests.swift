@@ -150,8 +150,8 @@ import Testing
         #expect(try store.verify().findings.isEmpty)
     }
 
-    /// The lock file LMDB would make is the size ``StoreFiles/lockFileSize(maxReaders:)`` allocates
-    /// ahead of it (a wrong size would change LMDB's count of reader slots).
+    /// The lock file LMDB makes is the size whose blocks ``StoreFiles/lockFileSize(maxReaders:)``
+    /// allocates ahead of it (a smaller one would leave the end of LMDB's map of it unbacked).
     @Test func theAllocatedLockFileHasLMDBsSize() throws {
         let t = try TemporaryStore()
         let size = try FileManager.default.attributesOfItem(atPath: t.path + "/lock.mdb")[.size] as? Int

@@ -74,7 +74,7 @@ import TestSupport
         }
         let inUse = ".replica.snapshot-\(UUID().uuidString).mdb", kept = [".replica.notes", ".other.seeding-\(UUID().uuidString)", inUse]
         for name in kept { try Data("x".utf8).write(to: URL(fileURLWithPath: path(name))) }
-        let held = open(path(inUse), O_RDONLY)
+        let held = open(path(inUse), O_RDONLY | O_CLOEXEC)
         defer { close(held) }
         #expect(flock(held, LOCK_EX) == 0)
         try replicator { $0.seedsFromSnapshot = true }.run()

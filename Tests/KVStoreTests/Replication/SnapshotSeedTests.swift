@@ -19,7 +19,7 @@ import TestSupport
     /// Writes `store`'s snapshot to a file and returns its path.
     private func snapshot(of store: Store, named name: String = "snapshot.mdb") throws -> String {
         let file = path(name)
-        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         #expect(fd >= 0)
         defer { close(fd) }
         try store.writeSnapshot(to: fd)
