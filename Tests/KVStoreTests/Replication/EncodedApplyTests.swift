@@ -73,11 +73,7 @@ private func applyDecoded(_ source: Store, to store: Store) throws {
     /// applied as bytes and decoded: the same records byte for byte, the same journal but for
     /// each store's commit time, the same counts, checkpoints and modification times.
     @Test func theEncodedApplyStoresAndJournalsWhatTheDecodingApplyDoes() throws {
-        let directory = try TemporaryDirectory()
-        let source = try Store(path: directory.path("source"), options: options())
-        try fillWithEveryEdge(source)
-        let middle = try Store(path: directory.path("middle"), options: options())
-        try applyDecoded(source, to: middle)
+        let (directory, source, middle) = try Self.chain(applying: applyDecoded)
         for (name, from) in [("source", source), ("middle", middle)] {
             let batch = try from.read { try $0.sourceEntries(after: 0, limit: .max) }
             let encoded = batch.entries.filter { if case .encoded = $0.form { true } else { false } }.count
@@ -111,14 +107,20 @@ private func applyDecoded(_ source: Store, to store: Store) throws {
         #expect(try PassThroughDifferentialTests().journalWithoutTimes(fast) == journal)
     }
 
-    /// The middle store's journal applied back to the source: every entry originated there, so
-    /// every one is skipped, encoded or not.
-    @Test func entriesThatOriginatedInTheStoreAreSkipped() throws {
+    /// A source holding every edge, and a replica of it made by `apply` (its entries have origins).
+    private static func chain(applying apply: (Store, Store) throws -> Void) throws -> (TemporaryDirectory, source: Store, middle: Store) {
         let directory = try TemporaryDirectory()
         let source = try Store(path: directory.path("source"), options: options())
         try fillWithEveryEdge(source)
         let middle = try Store(path: directory.path("middle"), options: options())
-        try applyEncoded(source, to: middle)
+        try apply(source, middle)
+        return (directory, source, middle)
+    }
+
+    /// The middle store's journal applied back to the source: every entry originated there, so
+    /// every one is skipped, encoded or not.
+    @Test func entriesThatOriginatedInTheStoreAreSkipped() throws {
+        let (_, source, middle) = try Self.chain(applying: { try applyEncoded($0, to: $1) })
         let journal = try source.journalEntries()
         let back = try applyEncoded(middle, to: source)
         #expect(back.applied == 0 && back.skipped == journal.count)
@@ -257,6 +259,14 @@ private func applyDecoded(_ source: Store, to store: Store) throws {
         #expect(try allRecords(replica.store) == allRecords(source.store))
     }
 
+    /// Rewrites journal entry `sequence` with its first byte of `text` (a string's) made 0xFF: not UTF-8.
+    private static func damage(entry sequence: UInt64, of store: Store, at text: String) throws {
+        let entry = try #require(try store.journalEntries(from: sequence, limit: 1).first)
+        var bytes = JournalCodec.encode(entry)
+        bytes[try #require(bytes.firstRange(of: Array(text.utf8))).lowerBound] = 0xFF
+        try store.environment.write { txn in try txn.put(StoreLayout.sequenceKey(sequence), bytes, in: store.databases.journal) }
+    }
+
     /// A corrupt entry that is not an insertion, after insertions that go in as their bytes, in
     /// one batch: the replicator stops with one error naming it, and nothing of the batch is written.
     @Test func aCorruptEntryAfterEncodedInsertionsStopsTheReplicatorBeforeAnythingIsWritten() throws {
@@ -266,13 +276,7 @@ private func applyDecoded(_ source: Store, to store: Store) throws {
             for index in 0 ..< 5 { try txn.insert(["i": .int(Int64(index))], as: RecordRef(kind: "a", id: "\(index)")) }
         }
         try source.store.setValue("x", forKey: "name", of: ref("a/1"))
-        let entry = try #require(try source.store.journalEntries(from: 6, limit: 1).first)
-        var bytes = JournalCodec.encode(entry)
-        let name = try #require(bytes.firstRange(of: Array("name".utf8)))
-        bytes[name.lowerBound] = 0xFF
-        try source.store.environment.write { txn in
-            try txn.put(StoreLayout.sequenceKey(6), bytes, in: source.store.databases.journal)
-        }
+        try Self.damage(entry: 6, of: source.store, at: "name")
         #expect(performing: { try Replicator(source: source.store, replicaPath: directory.path("replica")).run() }, throws: {
             ($0 as? StoreError)?.message.hasPrefix("journal entry 6 is corrupt") == true
         })
