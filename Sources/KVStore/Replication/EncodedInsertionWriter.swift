@@ -4,9 +4,9 @@ import LMDB
 /// Applies ``EncodedInsertion``s in one write transaction as their bytes: the record stored as it
 /// is, and the journal entry put together from the source entry's change, new and ref values with
 /// the replica's sequence, commit id, origin and time — byte for byte what
-/// ``WriteTransaction/apply(_:)`` stores and journals for the decoded entry. Its buffers are used
-/// again for every entry, and records inserted are counted per run of one kind: nothing is
-/// allocated per entry.
+/// ``WriteTransaction/apply(_:)`` stores and journals for the decoded entry — written in one pass
+/// into a buffer of its size. Its buffers are used again for every entry, and records inserted are
+/// counted per run of one kind: nothing is allocated per entry.
 ///
 /// Only for a transaction whose store has no observers in this process (they are told of decoded
 /// entries), and records of kinds that keep no modification times (``applies(_:in:)``).
@@ -44,13 +44,17 @@ struct EncodedInsertionWriter {
     mutating func insert(_ insertion: EncodedInsertion, origin: (store: UnsafeRawBufferPointer, sequence: UInt64)?, in bytes: UnsafeRawBufferPointer) throws -> String? {
         let txn = transaction
         try count(kind: UnsafeRawBufferPointer(rebasing: bytes[insertion.kind]))
-        key.removeAll(keepingCapacity: true)
-        key.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[insertion.kind]))
-        key.append(0)
-        key.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[insertion.id]))
-        record.removeAll(keepingCapacity: true)
-        record.append(ValueCodec.version)
-        record.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[insertion.record.lowerBound + 1 ..< insertion.record.upperBound]))
+        let kind = UnsafeRawBufferPointer(rebasing: bytes[insertion.kind]), id = UnsafeRawBufferPointer(rebasing: bytes[insertion.id])
+        let fields = UnsafeRawBufferPointer(rebasing: bytes[insertion.record.lowerBound + 1 ..< insertion.record.upperBound])
+        Self.write(into: &key, count: kind.count + 1 + id.count) { out in
+            out.append(kind)
+            out.append(0)
+            out.append(id)
+        }
+        Self.write(into: &record, count: 1 + fields.count) { out in
+            out.append(ValueCodec.version)
+            out.append(fields)
+        }
         guard try txn.transaction.insert(key, record, in: txn.databases.records) else {
             let ref = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[insertion.kind.lowerBound ..< insertion.id.upperBound]), as: UTF8.self)
             return "\(ref) to insert already exists"
@@ -61,46 +65,90 @@ struct EncodedInsertionWriter {
         return nil
     }
 
-    /// Writes the journal entry: ``JournalCodec/encode(_:encodedNew:)``'s fields in its order.
+    /// Writes the journal entry: the fields of ``JournalCodec/encode(_:encodedNew:)``, in its
+    /// layout (a keyed dictionary, see ``RecordCodec``), straight into a buffer of its size.
     private mutating func journal(
         _ insertion: EncodedInsertion, at position: (sequence: UInt64, commit: UInt64),
         origin: (store: UnsafeRawBufferPointer, sequence: UInt64)?, in bytes: UnsafeRawBufferPointer
     ) throws {
-        var buffer: [UInt8] = []
-        swap(&buffer, &entry)  // the buffer of the previous entry, handed over without copying
-        buffer.removeAll(keepingCapacity: true)
-        buffer.append(ValueCodec.version)
-        var writer = KeyedWriter(count: origin == nil ? 6 : 7, into: consume buffer, reserving: bytes[insertion.entry].count)
-        writer.key("change" as StaticString)
-        writer.bytes.append(contentsOf: EncodedInsertion.insertedChange)
-        writer.key("commit" as StaticString)
-        ValueCodec.encode(.int(Int64(bitPattern: position.commit)), into: &writer.bytes)
-        writer.key("new" as StaticString)
-        writer.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[insertion.record]))
+        let record = UnsafeRawBufferPointer(rebasing: bytes[insertion.record])
+        let reference = UnsafeRawBufferPointer(rebasing: bytes[insertion.reference])
+        let commit = RawOutput.zigzag(position.commit), sequence = RawOutput.zigzag(position.sequence)
+        let time = transaction.journalTimestamp.timeIntervalSinceReferenceDate.bitPattern
+        // Each entry: the key's length and bytes, then the tagged value.
+        var originEntries = (sequence: 0, store: 0)
+        var sizes = 7 + EncodedInsertion.insertedChange.count + 8 + RawOutput.length(commit) + 4 + record.count
+            + 4 + reference.count + 10 + RawOutput.length(sequence) + 10 + 9
         if let origin {
-            writer.key("origin" as StaticString)
-            var outer = writer.bytes
-            writer.bytes = []
-            outer.append(ValueCodec.Tag.dictionary)
-            var inner = KeyedWriter(count: 2, into: consume outer)
-            inner.key("sequence" as StaticString)
-            ValueCodec.encode(.int(Int64(bitPattern: origin.sequence)), into: &inner.bytes)
-            inner.key("store" as StaticString)
-            inner.bytes.append(ValueCodec.Tag.string)
-            ValueCodec.appendVarint(UInt64(origin.store.count), to: &inner.bytes)
-            inner.bytes.append(contentsOf: origin.store)
-            writer.bytes = inner.finish()
+            originEntries = (10 + RawOutput.length(RawOutput.zigzag(origin.sequence)), 7 + RawOutput.length(UInt64(origin.store.count)) + origin.store.count)
+            sizes += 7 + 2 + 3 * 4 + originEntries.sequence + originEntries.store
         }
-        writer.key("ref" as StaticString)
-        writer.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[insertion.reference]))
-        writer.key("sequence" as StaticString)
-        ValueCodec.encode(.int(Int64(bitPattern: position.sequence)), into: &writer.bytes)
-        writer.key("timestamp" as StaticString)
-        ValueCodec.encode(.date(transaction.journalTimestamp), into: &writer.bytes)
-        entry = writer.finish()
+        let count = origin == nil ? 6 : 7
+        let tableStart = 2, entriesStart = 2 + (count + 1) * 4
+        Self.write(into: &entry, count: entriesStart + sizes) { out in
+            out.append(ValueCodec.version)
+            out.append(UInt8(count))
+            out.offset = entriesStart
+            var index = 0
+            func key(_ name: StaticString) {
+                out.store(UInt32(out.offset - entriesStart), at: tableStart + index * 4)
+                index += 1
+                out.append(UInt8(name.utf8CodeUnitCount))
+                out.append(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            }
+            key("change")
+            EncodedInsertion.insertedChange.withUnsafeBytes { out.append($0) }
+            key("commit")
+            out.append(ValueCodec.Tag.int)
+            out.appendVarint(commit)
+            key("new")
+            out.append(record)
+            if let origin {
+                key("origin")
+                out.append(ValueCodec.Tag.dictionary)
+                out.append(2)
+                out.store(0, at: out.offset)
+                out.store(UInt32(originEntries.sequence), at: out.offset + 4)
+                out.store(UInt32(originEntries.sequence + originEntries.store), at: out.offset + 8)
+                out.offset += 12
+                out.append(8)
+                out.append(UnsafeRawBufferPointer(start: ("sequence" as StaticString).utf8Start, count: 8))
+                out.append(ValueCodec.Tag.int)
+                out.appendVarint(RawOutput.zigzag(origin.sequence))
+                out.append(5)
+                out.append(UnsafeRawBufferPointer(start: ("store" as StaticString).utf8Start, count: 5))
+                out.append(ValueCodec.Tag.string)
+                out.appendVarint(UInt64(origin.store.count))
+                out.append(origin.store)
+            }
+            key("ref")
+            out.append(reference)
+            key("sequence")
+            out.append(ValueCodec.Tag.int)
+            out.appendVarint(sequence)
+            key("timestamp")
+            out.append(ValueCodec.Tag.date)
+            out.appendUInt64(time)
+            out.store(UInt32(out.offset - entriesStart), at: tableStart + count * 4)
+        }
         let txn = transaction
         try withUnsafeBytes(of: position.sequence.bigEndian) { key in
             try entry.withUnsafeBytes { value in try txn.transaction.put(key, value, in: txn.databases.journal, append: true) }
+        }
+    }
+
+    /// Makes `buffer` `count` bytes long (keeping its storage) and fills it with `body`, which
+    /// must write every byte.
+    private static func write(into buffer: inout [UInt8], count: Int, _ body: (inout RawOutput) -> Void) {
+        if buffer.count < count {
+            buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
+        } else if buffer.count > count {
+            buffer.removeLast(buffer.count - count)
+        }
+        buffer.withUnsafeMutableBytes { bytes in
+            var out = RawOutput(bytes: bytes)
+            body(&out)
+            precondition(out.offset == count, "an encoded insertion's buffer was not filled as sized")
         }
     }
 
@@ -117,5 +165,62 @@ struct EncodedInsertionWriter {
     mutating func finish() throws {
         if inserted > 0 { try transaction.adjustCount(of: String(decoding: kind, as: UTF8.self), by: inserted) }
         inserted = 0
+    }
+}
+
+/// Writes bytes into a buffer sized for them beforehand (the sizes were checked by the caller).
+struct RawOutput {
+    let bytes: UnsafeMutableRawBufferPointer
+    var offset = 0
+
+    init(bytes: UnsafeMutableRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    mutating func append(_ byte: UInt8) {
+        precondition(offset < bytes.count)
+        bytes[offset] = byte
+        offset += 1
+    }
+
+    mutating func append(_ source: UnsafeRawBufferPointer) {
+        guard let base = source.baseAddress, source.count > 0 else { return }
+        precondition(offset + source.count <= bytes.count)
+        bytes.baseAddress!.advanced(by: offset).copyMemory(from: base, byteCount: source.count)
+        offset += source.count
+    }
+
+    /// A little-endian `UInt64`.
+    mutating func appendUInt64(_ value: UInt64) {
+        precondition(offset + 8 <= bytes.count)
+        bytes.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt64.self)
+        offset += 8
+    }
+
+    /// An unsigned LEB128 varint, as ``ValueCodec/appendVarint(_:to:)`` writes it.
+    mutating func appendVarint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        append(UInt8(value))
+    }
+
+    /// A little-endian `UInt32` at `position`.
+    func store(_ value: UInt32, at position: Int) {
+        precondition(position >= 0 && position + 4 <= bytes.count)
+        bytes.storeBytes(of: value.littleEndian, toByteOffset: position, as: UInt32.self)
+    }
+
+    /// The bytes of `value`'s varint.
+    static func length(_ value: UInt64) -> Int {
+        value == 0 ? 1 : (64 - value.leadingZeroBitCount + 6) / 7
+    }
+
+    /// An int's zigzag form, as ``ValueCodec`` encodes `.int`.
+    static func zigzag(_ value: UInt64) -> UInt64 {
+        let int = Int64(bitPattern: value)
+        return UInt64(bitPattern: (int << 1) ^ (int >> 63))
     }
 }
