@@ -50,7 +50,7 @@ package struct JournalApplier {
     }
 
     /// Applies the whole commits of `batch` from entry `start` on in one write transaction, as
-    /// ``apply(_:)-([JournalEntry])`` does; record insertions kept encoded go in as their bytes
+    /// the decoded commits' ``apply(_:)`` does; record insertions kept encoded go in as their bytes
     /// (``EncodedInsertionWriter``) unless the store has in-process observers or the record's kind
     /// keeps modification times: those are decoded and applied as the decoded entries are.
     /// - Returns: what was applied, and the index of the first entry not gone through (the
