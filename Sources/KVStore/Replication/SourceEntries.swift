@@ -69,9 +69,10 @@ extension ReadTransaction {
             guard let sequence = StoreLayout.sequence(fromKey: key) else {
                 throw StoreError(.corrupt, "a journal key is not an 8-byte sequence", path: store.path)
             }
-            // Past the limit, only the rest of the last commit; an entry whose commit cannot be
-            // read ends the batch (the next one reads it, and refuses it when it is corrupt).
-            if batch.count >= limit, Self.commitID(of: value) != batch.entries.last?.commitID { return false }
+            // Past the limit, only the rest of the last commit. An entry whose commit cannot be
+            // read may be part of it: it is read (and refused when corrupt), so that a commit is
+            // never applied cut short.
+            if batch.count >= limit, let commit = Self.commitID(of: value), commit != batch.entries.last?.commitID { return false }
             try batch.append(value, sequence: sequence)
             return true
         }

@@ -204,9 +204,9 @@ private func applyDecoded(_ source: Store, to store: Store) throws {
     }
 
     /// A batch read for a replica holds whole commits: past the limit, the rest of the last
-    /// commit, and no further; an entry after it that does not read ends the batch before it,
-    /// and the next read refuses it.
-    @Test func batchesHoldWholeCommitsAndStopBeforeAnEntryThatDoesNotRead() throws {
+    /// commit, and no further; an entry after it that does not read (its commit unknown: it may
+    /// be the last commit's) is read all the same, and refused.
+    @Test func batchesHoldWholeCommitsAndRefuseAnEntryThatDoesNotRead() throws {
         let source = try TemporaryStore()
         try source.store.write { txn in
             for index in 0 ..< 3 { try txn.insert(["i": .int(Int64(index))], as: RecordRef(kind: "a", id: "\(index)")) }
@@ -220,10 +220,11 @@ private func applyDecoded(_ source: Store, to store: Store) throws {
         try source.store.environment.write { txn in
             try txn.put(StoreLayout.sequenceKey(4), [ValueCodec.version, 0xFF], in: source.store.databases.journal)
         }
-        #expect(try source.store.read { try $0.sourceEntries(after: 0, limit: 3) }.entries.map(\.sequence) == [1, 2, 3])
-        #expect(performing: { try source.store.read { try $0.sourceEntries(after: 3, limit: 3) } }, throws: {
-            ($0 as? StoreError)?.message.hasPrefix("journal entry 4 is corrupt") == true
-        })
+        for cursor: UInt64 in [0, 3] {
+            #expect(performing: { try source.store.read { try $0.sourceEntries(after: cursor, limit: 3) } }, throws: {
+                ($0 as? StoreError)?.message.hasPrefix("journal entry 4 is corrupt") == true
+            })
+        }
     }
 
     /// A record to insert that the replica holds already: the divergence error of the decoding
@@ -265,6 +266,31 @@ private func applyDecoded(_ source: Store, to store: Store) throws {
         var bytes = JournalCodec.encode(entry)
         bytes[try #require(bytes.firstRange(of: Array(text.utf8))).lowerBound] = 0xFF
         try store.environment.write { txn in try txn.put(StoreLayout.sequenceKey(sequence), bytes, in: store.databases.journal) }
+    }
+
+    /// An entry past the batch limit whose commit id does not read may belong to the commit the
+    /// limit reached: the batch cannot end before it (that would apply a commit cut short), so
+    /// the replicator stops with the entry's error and nothing of its commit is applied.
+    @Test func aCommitWhoseLaterEntryIsCorruptIsNotAppliedInPart() throws {
+        let source = try TemporaryStore()
+        let directory = try TemporaryDirectory()
+        try source.store.write { txn in
+            for index in 0 ..< 3 { try txn.insert(["i": .int(Int64(index))], as: RecordRef(kind: "a", id: "\(index)")) }
+        }
+        let entry = try #require(try source.store.journalEntries(from: 2, limit: 1).first)
+        var bytes = JournalCodec.encode(entry)
+        let commit = try #require(bytes.firstRange(of: Array("commit".utf8)))
+        bytes[commit.upperBound] = 0xFF  // the commit id's tag: no value tag
+        try source.store.environment.write { txn in try txn.put(StoreLayout.sequenceKey(2), bytes, in: source.store.databases.journal) }
+        var options = Replicator.Options()
+        options.batchLimit = 1
+        #expect(performing: { try Replicator(source: source.store, replicaPath: directory.path("replica"), options: options).run() }, throws: {
+            ($0 as? StoreError)?.message.hasPrefix("journal entry 2 is corrupt") == true
+        })
+        let replica = try Store(path: directory.path("replica"))
+        #expect(try replica.read { try $0.count(ofKind: "a") } == 0)
+        #expect(try replica.journalEntries().isEmpty)
+        #expect(try replica.read { try $0.replicationCheckpoint(for: source.store.id) } == 0)
     }
 
     /// A corrupt entry that is not an insertion, after insertions that go in as their bytes, in
