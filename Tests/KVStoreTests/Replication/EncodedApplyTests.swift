@@ -107,6 +107,32 @@ private func applyDecoded(_ source: Store, to store: Store) throws {
         #expect(try PassThroughDifferentialTests().journalWithoutTimes(fast) == journal)
     }
 
+    /// The map of a replica filling up mid-batch: the write's body runs again in a larger map,
+    /// with its scratch buffers and per-kind counts made anew, and stores what the decoding apply does.
+    @Test func aMapGrowingMidBatchStoresWhatTheDecodingApplyDoes() throws {
+        let directory = try TemporaryDirectory()
+        let source = try Store(path: directory.path("source"), options: options())
+        try fillWithEveryEdge(source)
+        try source.write { txn in
+            for index in 0 ..< 300 {
+                try txn.insert(["i": .int(Int64(index)), "pad": .string(String(repeating: "x", count: 200))],
+                               as: RecordRef(kind: ["a", "b", "c"][index % 7 % 3], id: "p\(index)"))
+            }
+        }
+        var small = options()
+        small.mapSize = 64 << 10
+        let fast = try Store(path: directory.path("fast"), options: small)
+        let slow = try Store(path: directory.path("slow"), options: options())
+        try applyEncoded(source, to: fast)
+        try applyDecoded(source, to: slow)
+        #expect(fast.environment.currentMapSize > 64 << 10)
+        let differential = PassThroughDifferentialTests()
+        #expect(try differential.rawRecords(fast) == differential.rawRecords(slow))
+        #expect(try differential.journalWithoutTimes(fast) == differential.journalWithoutTimes(slow))
+        #expect(try fast.read { try $0.kinds().map { "\($0.kind) \($0.count)" } } == source.read { try $0.kinds().map { "\($0.kind) \($0.count)" } })
+        #expect(try fast.verify().isHealthy)
+    }
+
     /// A source holding every edge, and a replica of it made by `apply` (its entries have origins).
     private static func chain(applying apply: (Store, Store) throws -> Void) throws -> (TemporaryDirectory, source: Store, middle: Store) {
         let directory = try TemporaryDirectory()
