@@ -37,7 +37,7 @@ extension JournalCodec {
     }
 
     /// The fields of an entry, by their key's bytes.
-    private enum Field {
+    enum Field {
         case change, commit, derived, indexes, keyPath, new, old, origin, ref, sequence, timestamp
 
         init?(_ key: UnsafeRawBufferPointer) {

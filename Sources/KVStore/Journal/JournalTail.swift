@@ -33,15 +33,26 @@ struct JournalTail {
     /// - Throws: ``JournalRetentionError/Code/cursorExpired`` when the journal was truncated past
     ///   the position.
     mutating func poll() throws -> [JournalEntry]? {
+        try poll { [consumer, keepsRecordsEncoded] txn, cursor, limit in
+            let entries = try txn.journalEntries(after: cursor, limit: limit, consumer: consumer, keepingRecordsEncoded: keepsRecordsEncoded)
+            return (entries, entries.count, entries.last?.sequence)
+        }
+    }
+
+    /// ``poll()`` with the entries read by `read`, given the read transaction, the position and
+    /// the batch limit: what it read, how many entries that is (the limit reached means more may
+    /// be waiting), and the last one's sequence.
+    mutating func poll<Batch>(
+        _ read: (ReadTransaction, _ cursor: UInt64, _ limit: Int) throws -> (batch: Batch, count: Int, last: UInt64?)
+    ) throws -> Batch? {
         if store.environment.lastTransactionID == seenTransaction { return nil }
-        let (entries, snapshot, last) = try store.read { [position, batchLimit, consumer, keepsRecordsEncoded] txn in
-            (try txn.journalEntries(after: position, limit: batchLimit, consumer: consumer, keepingRecordsEncoded: keepsRecordsEncoded),
-             txn.transaction.id, try txn.lastSequence())
+        let (batch, snapshot, last) = try store.read { [position, batchLimit] txn in
+            (try read(txn, position, batchLimit), txn.transaction.id, try txn.lastSequence())
         }
         lastSequence = last
-        if entries.count < batchLimit { seenTransaction = snapshot }
-        if let last = entries.last { position = last.sequence }
-        return entries
+        if batch.count < batchLimit { seenTransaction = snapshot }
+        if let last = batch.last { position = last }
+        return batch.batch
     }
 }
 

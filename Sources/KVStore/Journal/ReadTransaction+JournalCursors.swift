@@ -27,6 +27,14 @@ extension ReadTransaction {
     /// ``journalEntries(after:limit:)`` for the consumer `consumer` (named in the error message),
     /// with inserted records left encoded when asked (for an applier).
     func journalEntries(after cursor: UInt64, limit: Int?, consumer: String?, keepingRecordsEncoded: Bool = false) throws -> [JournalEntry] {
+        try checkCovered(cursor, consumer: consumer)
+        if cursor == .max { return [] }
+        return try journalEntries(from: cursor + 1, limit: limit, keepingRecordsEncoded: keepingRecordsEncoded)
+    }
+
+    /// Checks the journal still covers `cursor` (read by the consumer `consumer`, named in the
+    /// error message). - Throws: ``JournalRetentionError/Code/cursorExpired``.
+    func checkCovered(_ cursor: UInt64, consumer: String?) throws {
         let oldest = try oldestCoveredCursor()
         if cursor < oldest {
             let who = consumer.map { "consumer '\($0)'" } ?? "a reader"
@@ -36,8 +44,6 @@ extension ReadTransaction {
                 "cursor expired: \(who) has read through sequence \(cursor), but the journal was truncated past it: \(gone) gone",
                 path: store.path, consumer: consumer)
         }
-        if cursor == .max { return [] }
-        return try journalEntries(from: cursor + 1, limit: limit, keepingRecordsEncoded: keepingRecordsEncoded)
     }
 
     /// The cursor of the consumer `name`, or nil when no such consumer is registered.

@@ -40,36 +40,131 @@ package struct JournalApplier {
     /// reach them as a commit of its own); ``Outcome/commits`` says how many went in.
     package func apply(_ commits: ArraySlice<[JournalEntry]>) throws -> Outcome {
         try store.write { txn in
-            var outcome = Outcome()
-            txn.isApplying = true
-            let observed = store.observation.isObserved  // stable: no observer starts during a write
-            var checkpoint: UInt64?
-            if case .replica(let source) = mode { checkpoint = try txn.replicationCheckpoint(for: source) }
+            var pass = try Pass(self, txn)
             for commit in commits {
-                if observed && outcome.commits == 1 { break }
-                outcome.commits += 1
-                txn.startNextCommit()
-                for entry in commit {
-                    if let applied = checkpoint {
-                        if entry.sequence <= applied { outcome.skipped += 1; continue }
-                        guard entry.sequence == applied + 1 else {
-                            throw JournalApplyError(.gap, "source \(entries(applied + 1, through: entry.sequence - 1)) \(are(applied + 1, through: entry.sequence - 1)) missing: \(store.path) has applied the source through \(applied), the next entry offered is \(entry.sequence)")
-                        }
-                        checkpoint = entry.sequence
-                    }
-                    let origin = self.origin(of: entry)
-                    if entry.isDerived || origin?.storeID == store.id { outcome.skipped += 1; continue }
-                    txn.origin = origin
-                    if let problem = try txn.apply(entry) {
-                        throw JournalApplyError(.diverged, "\(diverged) at \(sourceName) sequence \(entry.sequence) (\(entry.change.rawValue) of \(entry.ref)\(entry.keyPath.map { " \($0)" } ?? "")): \(problem); nothing of commit \(entry.commitID) was applied")
-                    }
-                    outcome.applied += 1
-                }
+                guard pass.startCommit() else { break }
+                for entry in commit { try pass.apply(entry) }
             }
+            return try pass.finish()
+        }
+    }
+
+    /// Applies the whole commits of `batch` from entry `start` on in one write transaction, as
+    /// the decoded commits' ``apply(_:)`` does; record insertions kept encoded go in as their bytes
+    /// (``EncodedInsertionWriter``) unless the store has in-process observers or the record's kind
+    /// keeps modification times: those are decoded and applied as the decoded entries are.
+    /// - Returns: what was applied, and the index of the first entry not gone through (the
+    ///   batch's end, or the next commit's start while the store has observers).
+    func apply(_ batch: SourceEntries, from start: Int) throws -> (outcome: Outcome, end: Int) {
+        try store.write { txn in
+            var pass = try Pass(self, txn)
+            var writer = EncodedInsertionWriter(transaction: txn)
+            let entries = batch.entries
+            let end = try batch.bytes.withUnsafeBytes { bytes in
+                var index = start
+                while index < entries.count, pass.startCommit() {
+                    let commit = entries[index].commitID
+                    repeat {
+                        if case .encoded(let insertion) = entries[index].form, !pass.observed, try writer.applies(insertion, in: bytes) {
+                            try pass.apply(insertion, sequence: entries[index].sequence, commit: commit, with: &writer, in: bytes)
+                        } else {
+                            try pass.apply(batch.decoded(index, in: bytes))
+                        }
+                        index += 1
+                    } while index < entries.count && entries[index].commitID == commit
+                }
+                return index
+            }
+            try writer.finish()
+            return (try pass.finish(), end)
+        }
+    }
+
+    /// One apply's write transaction: the checkpoint as it advances, and what was done.
+    private struct Pass {
+        let applier: JournalApplier
+        let txn: WriteTransaction
+        /// Whether the store has observers in this process (stable: no observer starts during a write).
+        let observed: Bool
+        var outcome = Outcome()
+        var checkpoint: UInt64?
+        /// The store's own id as text, to recognise entries that originated here.
+        let storeText: [UInt8]
+        /// The source's id as text, the origin of a replica's entries that have none (empty when
+        /// rebuilding: those keep none).
+        let sourceText: [UInt8]
+
+        init(_ applier: JournalApplier, _ txn: WriteTransaction) throws {
+            self.applier = applier
+            self.txn = txn
+            txn.isApplying = true
+            observed = applier.store.observation.isObserved
+            storeText = Array(applier.store.id.lowercasedText.utf8)
+            if case .replica(let source) = applier.mode {
+                checkpoint = try txn.replicationCheckpoint(for: source)
+                sourceText = Array(source.lowercasedText.utf8)
+            } else {
+                sourceText = []
+            }
+        }
+
+        /// Starts the next source commit under a commit id of its own. - Returns: false when it
+        /// must wait for another transaction (the store has observers, and a commit went in).
+        mutating func startCommit() -> Bool {
+            if observed && outcome.commits == 1 { return false }
+            outcome.commits += 1
+            txn.startNextCommit()
+            return true
+        }
+
+        /// Moves the checkpoint past `sequence`. - Returns: false when it was applied before.
+        /// - Throws: ``JournalApplyError/Code/gap`` when entries before it are missing.
+        mutating func admit(_ sequence: UInt64) throws -> Bool {
+            guard let applied = checkpoint else { return true }
+            if sequence <= applied { outcome.skipped += 1; return false }
+            guard sequence == applied + 1 else {
+                throw JournalApplyError(.gap, "source \(entries(applied + 1, through: sequence - 1)) \(are(applied + 1, through: sequence - 1)) missing: \(applier.store.path) has applied the source through \(applied), the next entry offered is \(sequence)")
+            }
+            checkpoint = sequence
+            return true
+        }
+
+        mutating func apply(_ entry: JournalEntry) throws {
+            guard try admit(entry.sequence) else { return }
+            let origin = applier.origin(of: entry)
+            if entry.isDerived || origin?.storeID == applier.store.id { outcome.skipped += 1; return }
+            txn.origin = origin
+            if let problem = try txn.apply(entry) {
+                throw applier.divergence(problem, sequence: entry.sequence, change: entry.change, ref: "\(entry.ref)", keyPath: entry.keyPath, commit: entry.commitID)
+            }
+            outcome.applied += 1
+        }
+
+        mutating func apply(
+            _ insertion: EncodedInsertion, sequence: UInt64, commit: UInt64, with writer: inout EncodedInsertionWriter,
+            in bytes: UnsafeRawBufferPointer
+        ) throws {
+            guard try admit(sequence) else { return }
+            // The origin: the entry's own, or (a replica's) the source.
+            let entryOrigin = insertion.originStore.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) }
+            if entryOrigin.map({ $0.elementsEqual(storeText) }) ?? (sourceText == storeText) { outcome.skipped += 1; return }
+            let problem = try sourceText.withUnsafeBytes { source in
+                let store = entryOrigin ?? (source.isEmpty ? nil : source)
+                return try writer.insert(insertion, origin: store.map { ($0, entryOrigin == nil ? sequence : insertion.originSequence) }, in: bytes)
+            }
+            if let problem {
+                let ref = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[insertion.kind.lowerBound ..< insertion.id.upperBound]), as: UTF8.self)
+                throw applier.divergence(problem, sequence: sequence, change: .recordInserted, ref: ref, keyPath: nil, commit: commit)
+            }
+            outcome.applied += 1
+        }
+
+        /// Saves the checkpoint (a replica's) with the source's last sequence. - Returns: the outcome.
+        func finish() throws -> Outcome {
             txn.origin = nil
-            if case .replica(let source) = mode, let checkpoint {
+            if case .replica(let source) = applier.mode, let checkpoint {
                 try txn.setReplicationCheckpoint(checkpoint, for: source)
-                try txn.setSourceLastSequence(sourceLastSequence, applied: checkpoint, for: source)
+                try txn.setSourceLastSequence(applier.sourceLastSequence, applied: checkpoint, for: source)
                 try txn.becomeReplica(of: source)
             }
             return outcome
@@ -81,6 +176,10 @@ package struct JournalApplier {
         case .replica(let source): entry.origin ?? JournalOrigin(storeID: source, sequence: entry.sequence)
         case .rebuild: entry.origin
         }
+    }
+
+    private func divergence(_ problem: String, sequence: UInt64, change: ChangeKind, ref: String, keyPath: String?, commit: UInt64) -> JournalApplyError {
+        JournalApplyError(.diverged, "\(diverged) at \(sourceName) sequence \(sequence) (\(change.rawValue) of \(ref)\(keyPath.map { " \($0)" } ?? "")): \(problem); nothing of commit \(commit) was applied")
     }
 
     private var diverged: String {

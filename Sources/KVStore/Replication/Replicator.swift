@@ -43,8 +43,9 @@ public final class Replicator: Sendable {
         /// starts at its first entry is always seeded from a snapshot).
         public var seedsFromSnapshot = false
         /// The most entries read from the source in one read transaction and applied in one
-        /// replica transaction (default 10,000; whole commits are never split, so a larger commit
-        /// goes in one transaction of its own).
+        /// replica transaction (default 10,000), but for the rest of the commit the limit reached:
+        /// whole commits are never split, so a larger commit goes in one transaction, with the
+        /// commits before it in the batch.
         public var batchLimit = 10_000
         /// How often a following replicator polls the source while nothing commits (see
         /// ``JournalFollowOptions/pollInterval``).
@@ -116,40 +117,46 @@ public final class Replicator: Sendable {
     /// Applies the source's journal after the replica's checkpoint until caught up or stopped.
     /// - Returns: true when the replica turned out to be behind the source's truncation point.
     private func replicate(into replica: Store, _ status: inout Status, progress: ((Status) -> Void)?) throws -> Bool {
-        var run = try BatchRun(self, replica: replica)
-        status.appliedSequence = run.tail.position
+        let limit = max(1, options.batchLimit)
+        let checkpoint = try replica.read { try $0.replicationCheckpoint(for: source.id) }
+        var tail = JournalTail(store: source, position: checkpoint, batchLimit: limit, consumer: nil)
+        var applier = JournalApplier(store: replica, mode: .replica(source: source.id))
+        status.appliedSequence = checkpoint
         var backoff = PollBackoff(options.pollInterval)
         var prefetch: JournalPrefetch?
         while !isStopped {
-            let batch: [JournalEntry]?
+            let batch: SourceEntries?
             do {
                 if let next = prefetch {
                     prefetch = nil
-                    (batch, run.tail) = try next.result()
+                    (batch, tail) = try next.result()
                 } else {
-                    batch = try run.tail.poll()
+                    batch = try tail.pollSourceEntries()
                 }
             } catch {
                 if Self.isExpired(error) { return true }
                 throw error
             }
-            status.sourceLastSequence = max(run.tail.lastSequence, status.appliedSequence)
-            // A batch shorter than the limit (even empty) reached the end of its snapshot, so a
-            // commit the previous full batch cut is complete now and goes in.
-            guard let batch, !batch.isEmpty || run.holdsCutCommit else {
+            status.sourceLastSequence = max(tail.lastSequence, status.appliedSequence)
+            guard let batch, !batch.isEmpty else {
                 if !options.follow { break }
                 Thread.sleep(forTimeInterval: backoff.next().seconds)
                 continue
             }
-            // A full batch: more is waiting. Read it while this one is applied.
-            if batch.count == run.limit { prefetch = JournalPrefetch(run.tail) }
-            let outcome = try run.apply(batch, sourceLast: run.tail.lastSequence)
-            status.applied += outcome.applied
-            status.skipped += outcome.skipped
+            // The limit reached: more is waiting. Read it while this batch is applied.
+            if batch.count >= limit { prefetch = JournalPrefetch(tail) }
+            applier.sourceLastSequence = tail.lastSequence
+            var next = 0
+            while next < batch.count {
+                let (outcome, end) = try applier.apply(batch, from: next)
+                status.applied += outcome.applied
+                status.skipped += outcome.skipped
+                next = end
+            }
             status.appliedSequence = try replica.read { try $0.replicationCheckpoint(for: source.id) }
             progress?(status)
             backoff.reset()
-            if !options.follow && batch.count < run.limit { break }
+            if !options.follow && batch.count < limit { break }
         }
         return false
     }
@@ -161,52 +168,6 @@ public final class Replicator: Sendable {
 
     /// Whether ``stop()`` was called.
     public var isStopped: Bool { stopped.load(ordering: .acquiring) }
-
-    /// One replica's reading position and batching: the source's journal after the replica's
-    /// checkpoint, read in batches that may end inside a commit (the cut commit waits for its
-    /// rest), applied in whole commits.
-    private struct BatchRun {
-        var tail: JournalTail
-        var batcher: JournalApplier.Batcher
-        let limit: Int
-        /// The start of a commit the last batch cut, applied with the rest of it.
-        private var cut: [JournalEntry] = []
-
-        /// Whether a full batch ended with a commit that may go on in the next one.
-        var holdsCutCommit: Bool { !cut.isEmpty }
-
-        init(_ replicator: Replicator, replica: Store) throws {
-            let source = replicator.source
-            limit = max(1, replicator.options.batchLimit)
-            let checkpoint = try replica.read { try $0.replicationCheckpoint(for: source.id) }
-            tail = JournalTail(store: source, position: checkpoint, batchLimit: limit, consumer: nil)
-            tail.keepsRecordsEncoded = true  // inserted records go into the replica as they are
-            batcher = JournalApplier.Batcher(applier: JournalApplier(store: replica, mode: .replica(source: source.id)), limit: limit)
-        }
-
-        /// Applies the whole commits of `batch` (with the cut commit before it), holding back a
-        /// commit a full batch may have cut.
-        mutating func apply(_ batch: [JournalEntry], sourceLast: UInt64) throws -> JournalApplier.Outcome {
-            let before = batcher.outcome
-            let entries = cut + batch
-            var end = entries.endIndex
-            if batch.count == limit, let last = entries.last {
-                end = entries.lastIndex { $0.commitID != last.commitID }.map { $0 + 1 } ?? entries.startIndex
-            }
-            cut = Array(entries[end...])
-            batcher.sourceLastSequence = sourceLast
-            var start = entries.startIndex
-            while start < end {
-                let commit = entries[start]
-                let next = entries[start..<end].firstIndex { $0.commitID != commit.commitID } ?? end
-                try batcher.add(Array(entries[start..<next]))
-                start = next
-            }
-            try batcher.flush()
-            return JournalApplier.Outcome(
-                applied: batcher.outcome.applied - before.applied, skipped: batcher.outcome.skipped - before.skipped)
-        }
-    }
 
     /// The replica at ``replicaPath``: opened; created when nothing is there; seeded from a
     /// snapshot when new and the options or the source's truncated journal ask for it.

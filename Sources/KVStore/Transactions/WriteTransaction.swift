@@ -49,24 +49,36 @@ public final class WriteTransaction: ReadTransaction {
         _ change: ChangeKind, ref: RecordRef, keyPath: String?, old: Value?, new: Value?,
         indexes: [Int]? = nil, isDerived: Bool = false, encodedNew: [UInt8]? = nil
     ) throws {
+        let position = try nextJournalPosition()
+        var entry = JournalEntry(
+            sequence: position.sequence, commitID: position.commit, timestamp: timestamp, origin: origin,
+            ref: ref, keyPath: keyPath, change: change, oldValue: old, newValue: new,
+            indexes: indexes, isDerived: isDerived)
+        if new == nil, let encodedNew { entry.newStorage = .encodedRecord(encodedNew) }
+        try transaction.put(
+            StoreLayout.sequenceKey(position.sequence), JournalCodec.encode(entry, encodedNew: encodedNew),
+            in: databases.journal, append: true)
+        try stampModification(of: entry)
+        if keepsEntries || store.observation.isObserved { entries.append(entry) }
+    }
+
+    /// The sequence and commit id of the next journal entry, counted as journaled under the
+    /// current commit; the caller writes the entry at them, in this transaction's journal time
+    /// (``journalTimestamp``). What ``journal(_:ref:keyPath:old:new:indexes:isDerived:encodedNew:)``
+    /// does for its entries, and an applier writing a source entry's bytes itself.
+    func nextJournalPosition() throws -> (sequence: UInt64, commit: UInt64) {
         if sequenceState == nil { try checkLocalWriteAllowed() }
         var state = try sequenceState ?? (
             commit: (StoreLayout.uint64(from: transaction.get(StoreLayout.MetaKey.lastCommit, in: databases.meta)) ?? 0) + 1,
             last: try lastSequence())
         state.last += 1
         sequenceState = state
-        var entry = JournalEntry(
-            sequence: state.last, commitID: state.commit, timestamp: timestamp, origin: origin,
-            ref: ref, keyPath: keyPath, change: change, oldValue: old, newValue: new,
-            indexes: indexes, isDerived: isDerived)
-        if new == nil, let encodedNew { entry.newStorage = .encodedRecord(encodedNew) }
-        try transaction.put(
-            StoreLayout.sequenceKey(state.last), JournalCodec.encode(entry, encodedNew: encodedNew),
-            in: databases.journal, append: true)
-        try stampModification(of: entry)
-        if keepsEntries || store.observation.isObserved { entries.append(entry) }
         commitHasEntries = true
+        return (state.last, state.commit)
     }
+
+    /// The time this transaction's journal entries carry.
+    var journalTimestamp: Date { timestamp }
 
     /// Gives the changes journaled from here on the next commit id, within this same LMDB
     /// transaction (applying a journal: one commit id per source commit). A no-op while nothing

@@ -122,7 +122,7 @@ import LMDB
     }
 
     /// Every record's key and stored bytes.
-    private func rawRecords(_ store: Store) throws -> [[UInt8]: [UInt8]] {
+    func rawRecords(_ store: Store) throws -> [[UInt8]: [UInt8]] {
         try store.read { txn in
             var records: [[UInt8]: [UInt8]] = [:]
             try txn.transaction.scan(store.databases.records, from: []) { key, value in
@@ -135,7 +135,7 @@ import LMDB
 
     /// Every journal entry's bytes without its timestamp (the last field: 8 bytes at the end),
     /// which is the writing store's commit time.
-    private func journalWithoutTimes(_ store: Store) throws -> [[UInt8]] {
+    func journalWithoutTimes(_ store: Store) throws -> [[UInt8]] {
         try store.read { txn in
             var entries: [[UInt8]] = []
             try txn.transaction.scan(store.databases.journal, from: StoreLayout.sequenceKey(1)) { _, value in

@@ -136,12 +136,18 @@ import TestSupport
         }.start()
         let source = source.store
         try source.insert(["count": -1], as: ref("counter/1"))
+        let written = DispatchSemaphore(value: 0)
         let writer = Thread {
-            for i in 0..<50 { try? source.setValue(.int(Int64(i)), forKey: "count", of: ref("counter/1")) }
+            for i in 0..<50 {
+                do { try source.setValue(.int(Int64(i)), forKey: "count", of: ref("counter/1")) } catch { failures.add("\(error)") }
+            }
+            written.signal()
         }
         writer.start()
-        let last = { (try? source.read { try $0.lastSequence() }) ?? 0 }
-        let caughtUp = waitUntil { statuses.all.last.map { $0.appliedSequence == last() && last() >= 64 } ?? false }
+        // The writer done first: the source's last sequence is then final, whatever the fixture holds.
+        #expect(written.wait(timeout: .now() + 60) == .success)
+        let last = try source.read { try $0.lastSequence() }
+        let caughtUp = waitUntil { statuses.all.last.map { $0.appliedSequence == last } ?? false }
         follower.stop()
         #expect(ended.wait(timeout: .now() + 60) == .success)
         #expect(caughtUp)
