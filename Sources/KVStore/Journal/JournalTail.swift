@@ -14,9 +14,6 @@ struct JournalTail {
     private var seenTransaction = -1
     /// The store's last sequence in the snapshot last read (0 before the first read).
     private(set) var lastSequence: UInt64 = 0
-    /// Whether inserted records are read as their bytes, for an applier to store as they are
-    /// (``JournalEntry/encodedNewRecord``); default false.
-    var keepsRecordsEncoded = false
 
     init(store: Store, position: UInt64, batchLimit: Int, consumer: String?) {
         self.store = store
@@ -33,8 +30,8 @@ struct JournalTail {
     /// - Throws: ``JournalRetentionError/Code/cursorExpired`` when the journal was truncated past
     ///   the position.
     mutating func poll() throws -> [JournalEntry]? {
-        try poll { [consumer, keepsRecordsEncoded] txn, cursor, limit in
-            let entries = try txn.journalEntries(after: cursor, limit: limit, consumer: consumer, keepingRecordsEncoded: keepsRecordsEncoded)
+        try poll { [consumer] txn, cursor, limit in
+            let entries = try txn.journalEntries(after: cursor, limit: limit, consumer: consumer)
             return (entries, entries.count, entries.last?.sequence)
         }
     }

@@ -24,12 +24,11 @@ extension ReadTransaction {
         try journalEntries(after: cursor, limit: limit, consumer: nil)
     }
 
-    /// ``journalEntries(after:limit:)`` for the consumer `consumer` (named in the error message),
-    /// with inserted records left encoded when asked (for an applier).
-    func journalEntries(after cursor: UInt64, limit: Int?, consumer: String?, keepingRecordsEncoded: Bool = false) throws -> [JournalEntry] {
+    /// ``journalEntries(after:limit:)`` for the consumer `consumer` (named in the error message).
+    func journalEntries(after cursor: UInt64, limit: Int?, consumer: String?) throws -> [JournalEntry] {
         try checkCovered(cursor, consumer: consumer)
         if cursor == .max { return [] }
-        return try journalEntries(from: cursor + 1, limit: limit, keepingRecordsEncoded: keepingRecordsEncoded)
+        return try journalEntries(from: cursor + 1, limit: limit)
     }
 
     /// Checks the journal still covers `cursor` (read by the consumer `consumer`, named in the

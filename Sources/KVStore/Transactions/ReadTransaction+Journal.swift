@@ -14,30 +14,19 @@ extension ReadTransaction {
 
     /// Calls `body` with each journal entry from sequence `from` on, in order, until it returns false.
     public func forEachJournalEntry(from sequence: UInt64 = 1, _ body: (JournalEntry) throws -> Bool) throws {
-        try forEachJournalEntry(from: sequence, keepingRecordsEncoded: false, body)
-    }
-
-    /// ``forEachJournalEntry(from:_:)``; with `keepingRecordsEncoded`, inserted records are left
-    /// encoded (``JournalCodec/decode(_:sequence:keepingRecordsEncoded:)``).
-    func forEachJournalEntry(from sequence: UInt64, keepingRecordsEncoded: Bool, _ body: (JournalEntry) throws -> Bool) throws {
         try transaction.scan(databases.journal, from: StoreLayout.sequenceKey(sequence)) { key, value in
             guard let seq = StoreLayout.sequence(fromKey: key) else {
                 throw StoreError(.corrupt, "a journal key is not an 8-byte sequence", path: store.path)
             }
-            return try body(JournalCodec.decode(value, sequence: seq, keepingRecordsEncoded: keepingRecordsEncoded))
+            return try body(JournalCodec.decode(value, sequence: seq))
         }
     }
 
     /// Journal entries from sequence `from` on, at most `limit` of them.
     public func journalEntries(from sequence: UInt64 = 1, limit: Int? = nil) throws -> [JournalEntry] {
-        try journalEntries(from: sequence, limit: limit, keepingRecordsEncoded: false)
-    }
-
-    /// ``journalEntries(from:limit:)``, with inserted records left encoded when asked.
-    func journalEntries(from sequence: UInt64, limit: Int?, keepingRecordsEncoded: Bool) throws -> [JournalEntry] {
         var entries: [JournalEntry] = []
         if let limit, limit <= 0 { return entries }
-        try forEachJournalEntry(from: sequence, keepingRecordsEncoded: keepingRecordsEncoded) { entry in
+        try forEachJournalEntry(from: sequence) { entry in
             entries.append(entry)
             return limit.map { entries.count < $0 } ?? true
         }
