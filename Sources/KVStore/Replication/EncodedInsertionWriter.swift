@@ -47,13 +47,13 @@ struct EncodedInsertionWriter {
         let kind = UnsafeRawBufferPointer(rebasing: bytes[insertion.kind]), id = UnsafeRawBufferPointer(rebasing: bytes[insertion.id])
         let fields = UnsafeRawBufferPointer(rebasing: bytes[insertion.record.lowerBound + 1 ..< insertion.record.upperBound])
         Self.write(into: &key, count: kind.count + 1 + id.count) { out in
-            out.append(kind)
-            out.append(0)
-            out.append(id)
+            out.bytes(kind)
+            out.byte(0)
+            out.bytes(id)
         }
         Self.write(into: &record, count: 1 + fields.count) { out in
-            out.append(ValueCodec.version)
-            out.append(fields)
+            out.byte(ValueCodec.version)
+            out.bytes(fields)
         }
         guard try txn.transaction.insert(key, record, in: txn.databases.records) else {
             let ref = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[insertion.kind.lowerBound ..< insertion.id.upperBound]), as: UTF8.self)
@@ -73,62 +73,62 @@ struct EncodedInsertionWriter {
     ) throws {
         let record = UnsafeRawBufferPointer(rebasing: bytes[insertion.record])
         let reference = UnsafeRawBufferPointer(rebasing: bytes[insertion.reference])
-        let commit = RawOutput.zigzag(position.commit), sequence = RawOutput.zigzag(position.sequence)
+        let commit = ValueCodec.zigZag(Int64(bitPattern: position.commit)), sequence = ValueCodec.zigZag(Int64(bitPattern: position.sequence))
         let time = transaction.journalTimestamp.timeIntervalSinceReferenceDate.bitPattern
         // Each entry: the key's length and bytes, then the tagged value.
         var originEntries = (sequence: 0, store: 0)
-        var sizes = 7 + EncodedInsertion.insertedChange.count + 8 + RawOutput.length(commit) + 4 + record.count
-            + 4 + reference.count + 10 + RawOutput.length(sequence) + 10 + 9
+        var sizes = 7 + EncodedInsertion.insertedChange.count + 8 + ValueCodec.varintSize(commit) + 4 + record.count
+            + 4 + reference.count + 10 + ValueCodec.varintSize(sequence) + 10 + 9
         if let origin {
-            originEntries = (10 + RawOutput.length(RawOutput.zigzag(origin.sequence)), 7 + RawOutput.length(UInt64(origin.store.count)) + origin.store.count)
+            originEntries = (10 + ValueCodec.varintSize(ValueCodec.zigZag(Int64(bitPattern: origin.sequence))), 7 + ValueCodec.varintSize(UInt64(origin.store.count)) + origin.store.count)
             sizes += 7 + 2 + 3 * 4 + originEntries.sequence + originEntries.store
         }
         let count = origin == nil ? 6 : 7
         let tableStart = 2, entriesStart = 2 + (count + 1) * 4
         Self.write(into: &entry, count: entriesStart + sizes) { out in
-            out.append(ValueCodec.version)
-            out.append(UInt8(count))
+            out.byte(ValueCodec.version)
+            out.byte(UInt8(count))
             out.offset = entriesStart
             var index = 0
             func key(_ name: StaticString) {
                 out.store(UInt32(out.offset - entriesStart), at: tableStart + index * 4)
                 index += 1
-                out.append(UInt8(name.utf8CodeUnitCount))
-                out.append(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+                out.byte(UInt8(name.utf8CodeUnitCount))
+                out.bytes(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
             }
             key("change")
-            EncodedInsertion.insertedChange.withUnsafeBytes { out.append($0) }
+            EncodedInsertion.insertedChange.withUnsafeBytes { out.bytes($0) }
             key("commit")
-            out.append(ValueCodec.Tag.int)
-            out.appendVarint(commit)
+            out.byte(ValueCodec.Tag.int)
+            out.varint(commit)
             key("new")
-            out.append(record)
+            out.bytes(record)
             if let origin {
                 key("origin")
-                out.append(ValueCodec.Tag.dictionary)
-                out.append(2)
+                out.byte(ValueCodec.Tag.dictionary)
+                out.byte(2)
                 out.store(0, at: out.offset)
                 out.store(UInt32(originEntries.sequence), at: out.offset + 4)
                 out.store(UInt32(originEntries.sequence + originEntries.store), at: out.offset + 8)
                 out.offset += 12
-                out.append(8)
-                out.append(UnsafeRawBufferPointer(start: ("sequence" as StaticString).utf8Start, count: 8))
-                out.append(ValueCodec.Tag.int)
-                out.appendVarint(RawOutput.zigzag(origin.sequence))
-                out.append(5)
-                out.append(UnsafeRawBufferPointer(start: ("store" as StaticString).utf8Start, count: 5))
-                out.append(ValueCodec.Tag.string)
-                out.appendVarint(UInt64(origin.store.count))
-                out.append(origin.store)
+                out.byte(8)
+                out.bytes(UnsafeRawBufferPointer(start: ("sequence" as StaticString).utf8Start, count: 8))
+                out.byte(ValueCodec.Tag.int)
+                out.varint(ValueCodec.zigZag(Int64(bitPattern: origin.sequence)))
+                out.byte(5)
+                out.bytes(UnsafeRawBufferPointer(start: ("store" as StaticString).utf8Start, count: 5))
+                out.byte(ValueCodec.Tag.string)
+                out.varint(UInt64(origin.store.count))
+                out.bytes(origin.store)
             }
             key("ref")
-            out.append(reference)
+            out.bytes(reference)
             key("sequence")
-            out.append(ValueCodec.Tag.int)
-            out.appendVarint(sequence)
+            out.byte(ValueCodec.Tag.int)
+            out.varint(sequence)
             key("timestamp")
-            out.append(ValueCodec.Tag.date)
-            out.appendUInt64(time)
+            out.byte(ValueCodec.Tag.date)
+            out.uint64(time)
             out.store(UInt32(out.offset - entriesStart), at: tableStart + count * 4)
         }
         let txn = transaction
@@ -139,14 +139,14 @@ struct EncodedInsertionWriter {
 
     /// Makes `buffer` `count` bytes long (keeping its storage) and fills it with `body`, which
     /// must write every byte.
-    private static func write(into buffer: inout [UInt8], count: Int, _ body: (inout RawOutput) -> Void) {
+    private static func write(into buffer: inout [UInt8], count: Int, _ body: (inout ByteWriter) -> Void) {
         if buffer.count < count {
             buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
         } else if buffer.count > count {
             buffer.removeLast(buffer.count - count)
         }
-        buffer.withUnsafeMutableBytes { bytes in
-            var out = RawOutput(bytes: bytes)
+        buffer.withUnsafeMutableBufferPointer { bytes in
+            var out = ByteWriter(bytes)
             body(&out)
             precondition(out.offset == count, "an encoded insertion's buffer was not filled as sized")
         }
@@ -165,62 +165,5 @@ struct EncodedInsertionWriter {
     mutating func finish() throws {
         if inserted > 0 { try transaction.adjustCount(of: String(decoding: kind, as: UTF8.self), by: inserted) }
         inserted = 0
-    }
-}
-
-/// Writes bytes into a buffer sized for them beforehand (the sizes were checked by the caller).
-struct RawOutput {
-    let bytes: UnsafeMutableRawBufferPointer
-    var offset = 0
-
-    init(bytes: UnsafeMutableRawBufferPointer) {
-        self.bytes = bytes
-    }
-
-    mutating func append(_ byte: UInt8) {
-        precondition(offset < bytes.count)
-        bytes[offset] = byte
-        offset += 1
-    }
-
-    mutating func append(_ source: UnsafeRawBufferPointer) {
-        guard let base = source.baseAddress, source.count > 0 else { return }
-        precondition(offset + source.count <= bytes.count)
-        bytes.baseAddress!.advanced(by: offset).copyMemory(from: base, byteCount: source.count)
-        offset += source.count
-    }
-
-    /// A little-endian `UInt64`.
-    mutating func appendUInt64(_ value: UInt64) {
-        precondition(offset + 8 <= bytes.count)
-        bytes.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt64.self)
-        offset += 8
-    }
-
-    /// An unsigned LEB128 varint, as ``ValueCodec/appendVarint(_:to:)`` writes it.
-    mutating func appendVarint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        append(UInt8(value))
-    }
-
-    /// A little-endian `UInt32` at `position`.
-    func store(_ value: UInt32, at position: Int) {
-        precondition(position >= 0 && position + 4 <= bytes.count)
-        bytes.storeBytes(of: value.littleEndian, toByteOffset: position, as: UInt32.self)
-    }
-
-    /// The bytes of `value`'s varint.
-    static func length(_ value: UInt64) -> Int {
-        value == 0 ? 1 : (64 - value.leadingZeroBitCount + 6) / 7
-    }
-
-    /// An int's zigzag form, as ``ValueCodec`` encodes `.int`.
-    static func zigzag(_ value: UInt64) -> UInt64 {
-        let int = Int64(bitPattern: value)
-        return UInt64(bitPattern: (int << 1) ^ (int >> 63))
     }
 }

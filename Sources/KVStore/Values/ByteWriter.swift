@@ -1,21 +1,33 @@
 import Foundation
 
-/// Writes the value encoding (``ValueCodec``, ``RecordCodec``) through a pointer into memory
-/// sized beforehand with ``ValueCodec/encodedSize(of:)``: one allocation per encoding, and no
-/// capacity or uniqueness check per byte as appending to an array makes.
+/// Writes bytes through a pointer into memory sized beforehand — the value encoding
+/// (``ValueCodec``, ``RecordCodec``, sized with ``ValueCodec/encodedSize(of:)``), and the journal
+/// entries a replica writes from a source's bytes (``EncodedInsertionWriter``): one allocation per
+/// encoding, and no capacity or uniqueness check per byte as appending to an array makes. Every
+/// write checks that it stays inside the memory (a sizing mistake stops the process rather than
+/// writing past it).
 ///
 /// ```swift
 /// let bytes = ByteWriter.encoding(size: ValueCodec.encodedSize(of: value)) { $0.tagged(value) }
 /// ```
 struct ByteWriter {
+    private let start: UnsafeMutablePointer<UInt8>
+    private let end: UnsafeMutablePointer<UInt8>
     private(set) var position: UnsafeMutablePointer<UInt8>
+
+    /// A writer at the start of `buffer`.
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        start = buffer.baseAddress!
+        end = start + buffer.count
+        position = start
+    }
 
     /// A new array of exactly `size` bytes, all written by `write`.
     static func encoding(size: Int, _ write: (inout ByteWriter) -> Void) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            var writer = ByteWriter(position: buffer.baseAddress!)
+            var writer = ByteWriter(UnsafeMutableBufferPointer(rebasing: buffer[..<size]))
             write(&writer)
-            precondition(writer.position == buffer.baseAddress! + size, "encoded size mismatch")
+            precondition(writer.position == writer.end, "encoded size mismatch")
             count = size
         }
     }
@@ -24,17 +36,33 @@ struct ByteWriter {
     /// temporary memory, on the stack when small, then copied in one append).
     static func append(size: Int, to bytes: inout [UInt8], _ write: (inout ByteWriter) -> Void) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
-            var writer = ByteWriter(position: buffer.baseAddress!)
+            var writer = ByteWriter(buffer)
             write(&writer)
-            precondition(writer.position == buffer.baseAddress! + size, "encoded size mismatch")
+            precondition(writer.position == writer.end, "encoded size mismatch")
             bytes.append(contentsOf: UnsafeBufferPointer(buffer))
         }
     }
 
+    /// The number of bytes from the start; setting it moves the position (inside the memory).
+    var offset: Int {
+        get { position - start }
+        set {
+            precondition(newValue >= 0 && newValue <= end - start, "a write position outside its buffer")
+            position = start + newValue
+        }
+    }
+
+    /// Moves the position `count` bytes on, checking they are there, and returns where it was.
+    @inline(__always)
+    private mutating func advance(by count: Int) -> UnsafeMutablePointer<UInt8> {
+        precondition(end - position >= count, "a write past the end of its buffer")
+        defer { position += count }
+        return position
+    }
+
     @inline(__always)
     mutating func byte(_ byte: UInt8) {
-        position.initialize(to: byte)
-        position += 1
+        advance(by: 1).initialize(to: byte)
     }
 
     /// An unsigned LEB128 varint.
@@ -48,18 +76,24 @@ struct ByteWriter {
         byte(UInt8(rest))
     }
 
+    /// A little-endian `UInt64`.
     @inline(__always)
     mutating func uint64(_ value: UInt64) {
-        UnsafeMutableRawPointer(position).storeBytes(of: value.littleEndian, as: UInt64.self)
-        position += 8
+        UnsafeMutableRawPointer(advance(by: 8)).storeBytes(of: value.littleEndian, as: UInt64.self)
+    }
+
+    /// A little-endian `UInt32` at `offset` from the start, the position unchanged.
+    func store(_ value: UInt32, at offset: Int) {
+        precondition(offset >= 0 && offset + 4 <= end - start, "a write outside its buffer")
+        UnsafeMutableRawPointer(start + offset).storeBytes(of: value.littleEndian, as: UInt32.self)
     }
 
     @inline(__always)
     mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+        let target = advance(by: bytes.count)
         if let base = bytes.baseAddress {
-            UnsafeMutableRawPointer(position).copyMemory(from: base, byteCount: bytes.count)
+            UnsafeMutableRawPointer(target).copyMemory(from: base, byteCount: bytes.count)
         }
-        position += bytes.count
     }
 
     /// The string's UTF-8 bytes (no length).
@@ -114,20 +148,20 @@ struct ByteWriter {
     mutating func keyed(_ dictionary: [String: Value]) {
         let count = dictionary.count
         varint(UInt64(count))
-        let table = UnsafeMutableRawPointer(position)
-        table.storeBytes(of: UInt32(0), as: UInt32.self)
-        position += (count + 1) * 4
-        let entriesStart = position
+        let table = offset
+        store(0, at: table)
+        _ = advance(by: (count + 1) * 4)
+        let entriesStart = offset
         UTF8Text.withSortedIndices(dictionary) { order in
             for (number, sortKey) in order.enumerated() {
                 let key = dictionary.keys[sortKey.index]
                 varint(UInt64(key.utf8.count))
                 utf8(key)
                 tagged(dictionary.values[sortKey.index])
-                guard let end = UInt32(exactly: position - entriesStart) else {
+                guard let end = UInt32(exactly: offset - entriesStart) else {
                     preconditionFailure("an encoded dictionary is larger than 4 GiB")
                 }
-                table.storeBytes(of: end.littleEndian, toByteOffset: 4 * (number + 1), as: UInt32.self)
+                store(end, at: table + 4 * (number + 1))
             }
         }
     }
