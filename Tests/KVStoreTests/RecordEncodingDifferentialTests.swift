@@ -114,8 +114,10 @@ enum ReferenceEncoding {
     }
 
     static func keyed(_ dictionary: [String: Value]) -> [UInt8] {
-        let sorted = dictionary.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
-        let entries = sorted.map { varint(UInt64($0.key.utf8.count)) + Array($0.key.utf8) + tagged($0.value) }
+        // Keys in NFC (Foundation's own normalisation, not the encoder's), then in byte order.
+        let composed = dictionary.map { (key: Array($0.key.precomposedStringWithCanonicalMapping.utf8), value: $0.value) }
+        let sorted = composed.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        let entries = sorted.map { varint(UInt64($0.key.count)) + $0.key + tagged($0.value) }
         var offsets: [UInt8] = []
         var offset: UInt32 = 0
         for entry in entries + [[]] {

@@ -1,7 +1,8 @@
 /// A parsed, dot-separated key path: `address.city`, `items.@sum.amount`, `@count`.
 ///
 /// Each component is a key, or a ``CollectionOperator`` written `@name`. A key is any non-empty text
-/// without `.`; a component that starts with `@` is always an operator.
+/// without `.`; a component that starts with `@` is always an operator. Keys are kept in Unicode
+/// Normalization Form C, the form records store them in (either spelling of `café` names one key).
 ///
 /// ```swift
 /// let path = try KeyValuePath("lines.@distinctUnionOfObjects.sku")
@@ -66,7 +67,10 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
                 )
             }
         }
-        self.components = components
+        self.components = components.map { component in
+            guard case .key(let key) = component else { return component }
+            return .key(UTF8Text.nfc(key))
+        }
     }
 
     /// The path as written: components joined by dots.
@@ -99,7 +103,7 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
                 : "an empty component at position \(index + 1)"
             throw .invalidKeyPath(text, problem: "\(position); keys are separated by single dots")
         }
-        guard part.hasPrefix("@") else { return .key(part) }
+        guard part.hasPrefix("@") else { return .key(UTF8Text.nfc(part)) }
         let name = String(part.dropFirst())
         if name.isEmpty {
             throw .invalidKeyPath(

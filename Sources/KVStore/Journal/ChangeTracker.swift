@@ -6,7 +6,13 @@
 struct ChangeTracker {
     struct Key: Hashable {
         let ref: RecordRef
+        /// In NFC, as records store keys: every journaled key path passes here.
         let keyPath: String
+
+        init(ref: RecordRef, keyPath: String) {
+            self.ref = ref
+            self.keyPath = UTF8Text.nfc(keyPath)
+        }
     }
 
     struct Open {

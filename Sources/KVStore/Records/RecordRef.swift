@@ -10,7 +10,8 @@
 /// - a kind is 1 to ``maxKindLength`` characters of ASCII letters, digits, `_`, `-` and `.`,
 ///   starting with a letter or `_`;
 /// - an id is non-empty UTF-8 without control characters (it may contain `/`: a `kind/id` string
-///   splits at its first `/`);
+///   splits at its first `/`); it is kept in Unicode Normalization Form C, so `"caf\u{E9}"` and
+///   `"cafe\u{301}"` (equal as Swift strings) name the same record;
 /// - `kind`, one separator byte and `id` together fit LMDB's key limit (``maxKeyLength`` bytes).
 public struct RecordRef: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The kind: which group of records this one belongs to.
@@ -26,6 +27,7 @@ public struct RecordRef: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Creates a reference from its kind and id, validating both.
     /// - Throws: ``RecordRefError`` naming what is wrong.
     public init(kind: String, id: String) throws(RecordRefError) {
+        let id = UTF8Text.nfc(id)  // one spelling per id: the LMDB key compares bytes
         try Self.validate(kind: kind)
         try Self.validate(id: id, kind: kind)
         self.kind = kind

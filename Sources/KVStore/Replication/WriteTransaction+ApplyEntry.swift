@@ -35,7 +35,8 @@ extension WriteTransaction {
             try delete(ref)
         case .setting:
             guard try contains(ref) else { return "\(ref) to change does not exist" }
-            guard let keyPath = entry.keyPath else { return "a setting without a key path" }
+            // Key paths in NFC, as this store writes them (an entry from an older store may differ).
+            guard let keyPath = entry.keyPath.map(UTF8Text.nfc) else { return "a setting without a key path" }
             let keys = KeyValuePath.keys(of: keyPath)
             let new = entry.newValue?.isNull == true ? nil : entry.newValue
             if keys.count == 1 { try replaceTracked(new, forKey: keyPath, of: ref); return nil }
@@ -81,7 +82,7 @@ extension WriteTransaction {
     /// Inserts, removes or replaces elements of the array at one key, at the entry's indexes.
     private func applyArrayChange(_ entry: JournalEntry) throws -> String? {
         let ref = entry.ref
-        guard let key = entry.keyPath, let indexes = entry.indexes else { return "an index-level change without a key or indexes" }
+        guard let key = entry.keyPath.map(UTF8Text.nfc), let indexes = entry.indexes else { return "an index-level change without a key or indexes" }
         guard try contains(ref) else { return "\(ref) to change does not exist" }
         guard case .array(let current)? = try storedValue(forKey: key, of: ref) else {
             return "\(ref) holds no array at '\(key)'"

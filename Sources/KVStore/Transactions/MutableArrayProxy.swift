@@ -151,6 +151,6 @@ extension WriteTransaction {
     /// A proxy that inserts, removes and replaces elements of the array at `key` by index, each
     /// change journaled with its indexes. See ``MutableArrayProxy``.
     public func mutableArray(forKey key: String, of ref: RecordRef) -> MutableArrayProxy {
-        MutableArrayProxy(transaction: self, ref: ref, key: key)
+        MutableArrayProxy(transaction: self, ref: ref, key: UTF8Text.nfc(key))
     }
 }

@@ -19,6 +19,7 @@ extension WriteTransaction {
     }
 
     func setValue(_ value: Value?, forKey key: String, of ref: RecordRef, validating: Bool) throws {
+        let key = UTF8Text.nfc(key)  // one spelling per key: hooks, validators and the journal see it
         try Self.checkKey(key)
         var value = value?.isNull == true ? nil : value
         let kind = store.kind(named: ref.kind)
@@ -37,7 +38,8 @@ extension WriteTransaction {
     }
 
     /// Checks a record's top-level key: one that a key path can name (not empty, no `.`, not
-    /// starting with `@`). Nested dictionaries may hold any keys.
+    /// starting with `@`). Nested dictionaries may hold any keys. Keys are stored in NFC
+    /// (``UTF8Text/nfc(_:)``): the writers normalise them before this check.
     static func checkKey(_ key: String) throws(KeyValueCodingError) {
         let valid = key.utf8.withContiguousStorageIfAvailable { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty, bytes[0] != UInt8(ascii: "@") else { return false }
@@ -54,6 +56,7 @@ extension WriteTransaction {
     /// key. A closed kind's undeclared keys are still refused; declared types, the nil-for-scalar
     /// rule, will/did-change and the journal still apply.
     public func storeValue(_ value: Value?, forKey key: String, of ref: RecordRef) throws {
+        let key = UTF8Text.nfc(key)
         try Self.checkKey(key)
         try store(value, forKey: key, of: ref, kind: store.kind(named: ref.kind))
     }
@@ -105,6 +108,7 @@ extension WriteTransaction {
     /// Removes `key` from the record (a no-op when it holds none). Unlike setting nil, removal is
     /// explicit, so the nil-for-scalar hook is not consulted.
     public func removeValue(forKey key: String, of ref: RecordRef) throws {
+        let key = UTF8Text.nfc(key)
         if let kind = store.kind(named: ref.kind), kind.isClosed, !kind.declares(key) {
             throw KeyValueCodingError.undefinedKey(key, kind: kind.name, ref: ref, writing: true)
         }

@@ -144,8 +144,10 @@ struct ByteWriter {
     }
 
     /// A keyed dictionary (the layout of ``RecordCodec``, no tag): entries in UTF-8 byte order of
-    /// their keys, each offset written into the directory as soon as its entry ends.
+    /// their keys, each offset written into the directory as soon as its entry ends. Keys are
+    /// written in NFC (``UTF8Text/nfc(_:)``), as ``ValueCodec/keyedSize(of:)`` counts them.
     mutating func keyed(_ dictionary: [String: Value]) {
+        let dictionary = UTF8Text.composingKeys(dictionary)
         let count = dictionary.count
         varint(UInt64(count))
         let table = offset
@@ -182,8 +184,9 @@ extension ValueCodec {
         }
     }
 
-    /// The number of bytes ``ByteWriter/keyed(_:)`` writes for `dictionary`.
+    /// The number of bytes ``ByteWriter/keyed(_:)`` writes for `dictionary` (keys in NFC).
     static func keyedSize(of dictionary: [String: Value]) -> Int {
+        let dictionary = UTF8Text.composingKeys(dictionary)
         var size = varintSize(UInt64(dictionary.count)) + (dictionary.count + 1) * 4
         for (key, value) in dictionary {
             size += lengthAndBytesSize(key.utf8.count) + encodedSize(of: value)

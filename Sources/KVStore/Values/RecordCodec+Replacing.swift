@@ -1,6 +1,7 @@
 /// Changing one key of an encoded record without decoding or re-encoding the others.
 extension RecordCodec {
-    /// The record with `key` set to `value` (nil removes it), and the key's previous value.
+    /// The record with `key` set to `value` (nil removes it), and the key's previous value. The key
+    /// is stored in NFC, replacing any spelling of it the record held.
     ///
     /// Only the changed entry is encoded; the other entries are copied as bytes and the key
     /// directory is rewritten with shifted offsets. The result is byte for byte what
@@ -10,14 +11,18 @@ extension RecordCodec {
     package static func replacing(
         _ key: String, with value: Value?, in bytes: UnsafeRawBufferPointer
     ) throws(ValueDecodingError) -> (record: [UInt8], old: Value?) {
+        let key = UTF8Text.nfc(key)
         var reader = ByteReader(bytes)
         try ValueCodec.readVersion(from: &reader)
         let directory = try KeyDirectory(reading: &reader, isRecord: true)
-        var keyCopy = key
-        let search: Result<(Int, Value?), ValueDecodingError> = keyCopy.withUTF8 { keyBytes in
-            Result { () throws(ValueDecodingError) in try find(UnsafeRawBufferPointer(keyBytes), in: directory) }
+        let (index, old, spelledAlike) = try lookUp(key, in: directory)
+        guard spelledAlike else {
+            // An older record spelling the key otherwise: rewrite it whole, every key in NFC.
+            var values = try decode(bytes)
+            values.removeValue(forKey: key)
+            if let value { values[key] = value }
+            return (encode(values), old)
         }
-        let (index, old) = try search.get()
         let found = old != nil
         // The entries kept, as byte ranges, and where the new entry goes among them.
         var starts: [Int] = []

@@ -57,8 +57,8 @@ package enum RecordCodec {
     ///
     /// Binary-searches the key directory comparing raw UTF-8 bytes, and decodes only the matching
     /// entry's value. It validates what it reads (the directory entries it visits and the value it
-    /// returns), not the whole record: use ``decode(_:)`` to check a record completely. Keys are
-    /// matched by their UTF-8 bytes, not by Unicode canonical equivalence.
+    /// returns), not the whole record: use ``decode(_:)`` to check a record completely. `key` is
+    /// looked up in NFC, the form records store (see ``lookUp(_:in:)`` for older records).
     ///
     /// ```swift
     /// try bytes.withUnsafeBytes { try RecordCodec.value(forKey: "name", in: $0) }   // .string("Ada")
@@ -67,12 +67,10 @@ package enum RecordCodec {
         forKey key: String,
         in bytes: UnsafeRawBufferPointer
     ) throws(ValueDecodingError) -> Value? {
-        var key = key
-        return try key.withUTF8 { keyBytes in
-            Result { () throws(ValueDecodingError) -> Value? in
-                try value(forKeyBytes: UnsafeRawBufferPointer(keyBytes), in: bytes)
-            }
-        }.get()
+        var reader = ByteReader(bytes)
+        try ValueCodec.readVersion(from: &reader)
+        let directory = try KeyDirectory(reading: &reader, isRecord: true)
+        return try lookUp(UTF8Text.nfc(key), in: directory).value
     }
 
     /// The record's keys, in the order of their UTF-8 bytes, without decoding any value.
@@ -111,14 +109,28 @@ package enum RecordCodec {
 
     // MARK: - Private
 
-    private static func value(
-        forKeyBytes key: UnsafeRawBufferPointer,
-        in bytes: UnsafeRawBufferPointer
-    ) throws(ValueDecodingError) -> Value? {
-        var reader = ByteReader(bytes)
-        try ValueCodec.readVersion(from: &reader)
-        let directory = try KeyDirectory(reading: &reader, isRecord: true)
-        return try find(key, in: directory).value
+    /// Finds `key`, which must be in NFC: its index and value when present, else the index where it
+    /// would go. Records written before keys were normalized may spell a key otherwise: when a
+    /// non-ASCII key is not found by its bytes, the keys are compared as `String`s (canonical
+    /// equivalence), and a match found that way has `spelledAlike` false.
+    static func lookUp(
+        _ key: String, in directory: KeyDirectory
+    ) throws(ValueDecodingError) -> (index: Int, value: Value?, spelledAlike: Bool) {
+        var key = key
+        let found = try key.withUTF8 { keyBytes in
+            Result { () throws(ValueDecodingError) in try find(UnsafeRawBufferPointer(keyBytes), in: directory) }
+        }.get()
+        guard found.value == nil, !UTF8Text.isASCII(key) else { return (found.index, found.value, true) }
+        for index in 0 ..< directory.count {
+            var entry = try directory.entryReader(index, depth: 1)
+            let keyStart = entry.offset
+            let keyLength = try entry.readLength("dictionary key")
+            guard try makeKey(try entry.readBytes(keyLength, "dictionary key"), at: keyStart, in: entry) == key else { continue }
+            let value = try ValueCodec.decodeTagged(from: &entry)
+            guard entry.isAtEnd else { throw entry.error("\(entry.remaining) trailing bytes in a dictionary entry") }
+            return (index, value, false)
+        }
+        return (found.index, nil, true)
     }
 
     /// Binary-searches the directory for `key`: its index and value when present, else the index

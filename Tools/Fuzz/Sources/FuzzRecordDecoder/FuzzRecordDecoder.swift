@@ -1,3 +1,4 @@
+import Foundation
 import FuzzSupport
 @_spi(Fuzzing) import KVStore
 
@@ -6,7 +7,8 @@ import FuzzSupport
 // one-line message; a decoded record round-trips (decode → encode → decode equal, encoding stable);
 // and on a record that decodes, the partial readers agree with the whole decode: `keys(in:)` is
 // its keys in UTF-8 byte order, `value(forKey:in:)` finds each key's value and nil for a key
-// that is absent.
+// that is absent; either Unicode normalization form of a key finds its value, and encoded keys
+// are in NFC.
 
 @_cdecl("FuzzRecordDecoder_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
@@ -34,7 +36,17 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         for (key, value) in record {
             let found = try FuzzingEntryPoints.recordValue(forKey: key, in: bytes)
             require(found == value, "value(forKey: \(key)) gives \(String(describing: found)), the decode \(value)")
+            // Unicode twins: either normalization form of a key finds the same value.
+            for twin in [key.precomposedStringWithCanonicalMapping, key.decomposedStringWithCanonicalMapping] {
+                let byTwin = try FuzzingEntryPoints.recordValue(forKey: twin, in: bytes)
+                require(byTwin == value, "value(forKey:) of another spelling of \(key.debugDescription) gives \(String(describing: byTwin))")
+            }
         }
+        // Encoded keys are in NFC at every level, so encoding the decode never holds twins.
+        let encoded = FuzzingEntryPoints.encodeRecord(record)
+        let encodedKeys = try FuzzingEntryPoints.recordKeys(encoded)
+        require(encodedKeys.allSatisfy { Array($0.utf8) == Array($0.precomposedStringWithCanonicalMapping.utf8) },
+                "an encoded record has a key not in NFC: \(encodedKeys)")
         let absent = "\u{10FFFF}absent"
         if record[absent] == nil {
             require(try FuzzingEntryPoints.recordValue(forKey: absent, in: bytes) == nil, "an absent key has a value")

@@ -20,6 +20,7 @@ public enum Samples {
         ["$only": 1],
         ["$dict": ["$date": "not a date"]],
         ["é": 1, "e\u{301}x": 2, "Z": 3, "a": 4, "ab": 5, "aa": 6],
+        ["cafe\u{301}": ["cafe\u{301}": 1, "\u{212B}": [["\u{1E9B}\u{323}": 2]]], "\u{1100}\u{1161}": 3],  // Unicode twins
         ["lines": [["sku": "a", "amount": 2], ["sku": "b", "amount": 3.5], ["sku": "a"]], "owner": .reference(ref("person/ada"))],
         Dictionary(uniqueKeysWithValues: scalars.enumerated().map { ("key\($0.offset)", $0.element) }),
     ]
