@@ -48,6 +48,9 @@ public struct KeyValueCodingError: Error, Sendable, CustomStringConvertible, Equ
         /// A write that would nest a record's arrays and dictionaries deeper than
         /// ``KeyValueCodingError/maximumRecordNesting`` levels.
         case nestedTooDeeply
+        /// A write that would make a record larger than ``KeyValueCodingError/maximumRecordSize``,
+        /// or one change's journal entry larger than a journal stream frame.
+        case tooLarge
     }
 
     /// What went wrong.

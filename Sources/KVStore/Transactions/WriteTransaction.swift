@@ -36,6 +36,9 @@ public final class WriteTransaction: ReadTransaction {
     /// Whether something was journaled under the current commit id (see ``startNextCommit()``).
     private var commitHasEntries = false
     private var countDeltas: [String: Int] = [:]
+    /// A change whose record was written but whose journal entry could not be: the transaction
+    /// must not commit (``finish()`` throws it), even if the caller caught the error.
+    private var unjournaled: (any Error)?
     private let timestamp = Date()
     /// Whether the changes are applied from another store's journal (allowed on a replica).
     var isApplying = false
@@ -55,9 +58,13 @@ public final class WriteTransaction: ReadTransaction {
             ref: ref, keyPath: keyPath, change: change, oldValue: old, newValue: new,
             indexes: indexes, isDerived: isDerived)
         if new == nil, let encodedNew { entry.newStorage = .encodedRecord(encodedNew) }
-        try transaction.put(
-            StoreLayout.sequenceKey(position.sequence), JournalCodec.encode(entry, encodedNew: encodedNew),
-            in: databases.journal, append: true)
+        let encoded = JournalCodec.encode(entry, encodedNew: encodedNew)
+        guard encoded.count < JournalStream.maxPayload else {
+            let error = KeyValueCodingError.entryTooLarge(size: encoded.count, keyPath: keyPath, ref: ref)
+            unjournaled = unjournaled ?? error
+            throw error
+        }
+        try transaction.put(StoreLayout.sequenceKey(position.sequence), encoded, in: databases.journal, append: true)
         try stampModification(of: entry)
         if keepsEntries || store.observation.isObserved { entries.append(entry) }
     }
@@ -96,6 +103,7 @@ public final class WriteTransaction: ReadTransaction {
 
     /// Checks the pairs are balanced and saves the journal counters; called before commit.
     func finish() throws {
+        if let unjournaled { throw unjournaled }
         if let (key, _) = tracker.open.first {
             throw StoreError(
                 .unbalancedChange,
@@ -172,6 +180,9 @@ public final class WriteTransaction: ReadTransaction {
         }
         try checkNesting(of: .dictionary(checked), outerLevels: 0, keyPath: nil, ref: ref)
         let encoded = RecordCodec.encode(checked)
+        if encoded.count > KeyValueCodingError.maximumRecordSize {
+            throw KeyValueCodingError.recordTooLarge(size: encoded.count, keyPath: nil, ref: ref)
+        }
         announce(ref, keyPath: nil, change: .recordInserted)
         guard try transaction.insert(StoreLayout.recordKey(ref), encoded, in: databases.records) else {
             throw KeyValueCodingError.recordExists(ref)
@@ -213,6 +224,10 @@ public final class WriteTransaction: ReadTransaction {
             patched = try RecordCodec.replacing(key, with: value, in: bytes)
         } catch {
             throw StoreError(.corrupt, "record \(ref) is corrupt: \(error)", path: store.path)
+        }
+        // A record already past the limit (written before it) may still shrink.
+        if patched.record.count > KeyValueCodingError.maximumRecordSize && patched.record.count > bytes.count {
+            throw KeyValueCodingError.recordTooLarge(size: patched.record.count, keyPath: key, ref: ref)
         }
         if try shouldWrite(patched.old) { try transaction.put(recordKey, patched.record, in: databases.records) }
         return patched.old
