@@ -145,9 +145,9 @@ struct ByteWriter {
 
     /// A keyed dictionary (the layout of ``RecordCodec``, no tag): entries in UTF-8 byte order of
     /// their keys, each offset written into the directory as soon as its entry ends. Keys are
-    /// written in NFC (``UTF8Text/nfc(_:)``), as ``ValueCodec/keyedSize(of:)`` counts them.
+    /// written as given: the encoders' entry points (`RecordCodec.encode`, `ValueCodec.encode`) put
+    /// them in NFC first.
     mutating func keyed(_ dictionary: [String: Value]) {
-        let dictionary = UTF8Text.composingKeys(dictionary)
         let count = dictionary.count
         varint(UInt64(count))
         let table = offset
@@ -172,26 +172,56 @@ struct ByteWriter {
 extension ValueCodec {
     /// The number of bytes ``ByteWriter/tagged(_:)`` writes for `value`.
     static func encodedSize(of value: Value) -> Int {
+        var keysASCII = true
+        return encodedSize(of: value, keysASCII: &keysASCII)
+    }
+
+    /// The number of bytes ``ByteWriter/tagged(_:)`` writes for `value`; `keysASCII` is cleared
+    /// when a dictionary key at any level is not ASCII (and so may need composing into NFC).
+    static func encodedSize(of value: Value, keysASCII: inout Bool) -> Int {
         switch value {
         case .null, .bool: 1
         case .int(let int): 1 + varintSize(zigZag(int))
         case .double, .date: 9
         case .string(let string): 1 + lengthAndBytesSize(string.utf8.count)
         case .bytes(let data): 1 + lengthAndBytesSize(data.count)
-        case .array(let elements): elements.reduce(1 + varintSize(UInt64(elements.count))) { $0 + encodedSize(of: $1) }
-        case .dictionary(let dictionary): 1 + keyedSize(of: dictionary)
+        case .array(let elements):
+            elements.reduce(1 + varintSize(UInt64(elements.count))) { $0 + encodedSize(of: $1, keysASCII: &keysASCII) }
+        case .dictionary(let dictionary): 1 + keyedSize(of: dictionary, keysASCII: &keysASCII)
         case .reference(let ref): 1 + lengthAndBytesSize(ref.kind.utf8.count + 1 + ref.id.utf8.count)
         }
     }
 
-    /// The number of bytes ``ByteWriter/keyed(_:)`` writes for `dictionary` (keys in NFC).
-    static func keyedSize(of dictionary: [String: Value]) -> Int {
-        let dictionary = UTF8Text.composingKeys(dictionary)
+    /// The number of bytes ``ByteWriter/keyed(_:)`` writes for `dictionary`; see
+    /// ``encodedSize(of:keysASCII:)`` for `keysASCII`.
+    static func keyedSize(of dictionary: [String: Value], keysASCII: inout Bool) -> Int {
         var size = varintSize(UInt64(dictionary.count)) + (dictionary.count + 1) * 4
         for (key, value) in dictionary {
-            size += lengthAndBytesSize(key.utf8.count) + encodedSize(of: value)
+            if keysASCII && !UTF8Text.isASCII(key) { keysASCII = false }
+            size += lengthAndBytesSize(key.utf8.count) + encodedSize(of: value, keysASCII: &keysASCII)
         }
         return size
+    }
+
+    /// The size of `value` encoded with its keys in NFC, and the value to encode: `value` itself
+    /// when its keys are all ASCII (the common case, checked while sizing), else a copy with
+    /// every key composed (``UTF8Text/composingKeys(_:)``).
+    static func sizedForEncoding(_ value: Value) -> (size: Int, value: Value) {
+        var keysASCII = true
+        let size = encodedSize(of: value, keysASCII: &keysASCII)
+        if keysASCII { return (size, value) }
+        let composed = UTF8Text.composingKeys(value)
+        return (encodedSize(of: composed), composed)
+    }
+
+    /// ``sizedForEncoding(_:)`` for a record: the size of its keyed dictionary.
+    static func sizedForEncoding(_ record: [String: Value]) -> (size: Int, record: [String: Value]) {
+        var keysASCII = true
+        let size = keyedSize(of: record, keysASCII: &keysASCII)
+        if keysASCII { return (size, record) }
+        let composed = UTF8Text.composingKeys(record)
+        var ignored = true
+        return (keyedSize(of: composed, keysASCII: &ignored), composed)
     }
 
     /// The zigzag form of an int (small magnitudes of either sign give small varints).

@@ -26,11 +26,12 @@ import Foundation
 ///
 /// An encoded dictionary's entries must fit in 4 GiB (UInt32 offsets); ``encode(_:)`` traps beyond.
 package enum RecordCodec {
-    /// Encodes a record: the version byte, then the keyed dictionary.
+    /// Encodes a record: the version byte, then the keyed dictionary, its keys in NFC at every level.
     package static func encode(_ values: [String: Value]) -> [UInt8] {
-        ByteWriter.encoding(size: 1 + ValueCodec.keyedSize(of: values)) { writer in
+        let (size, record) = ValueCodec.sizedForEncoding(values)
+        return ByteWriter.encoding(size: 1 + size) { writer in
             writer.byte(ValueCodec.version)
-            writer.keyed(values)
+            writer.keyed(record)
         }
     }
 

@@ -14,37 +14,82 @@ extension UTF8Text {
         isASCII(text) ? text : composed(text)
     }
 
-    /// True when every byte of `text` is ASCII.
+    /// True when every byte of `text` is ASCII (read from its contiguous UTF-8, eight bytes at a time).
     @inline(__always)
     static func isASCII(_ text: String) -> Bool {
-        if let ascii = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
-            for byte in bytes where byte >= 0x80 { return false }
-            return true
-        }) {
-            return ascii
+        text.utf8.withContiguousStorageIfAvailable(isASCII) ?? !text.utf8.contains(where: { $0 >= 0x80 })
+    }
+
+    @inline(__always)
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 <= bytes.count {
+            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
         }
-        return !text.utf8.contains(where: { $0 >= 0x80 })
+        while index < bytes.count {
+            if base[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
     }
 
-    /// True when `dictionary` has a key that NFC would change (at this level only).
-    static func hasUncomposedKey(_ dictionary: [String: Value]) -> Bool {
-        dictionary.keys.contains { !isASCII($0) && !composed($0).utf8.elementsEqual($0.utf8) }
-    }
-
-    /// `dictionary` with its keys in NFC (at this level only). Keys that differ only in
-    /// normalization are equal `String`s, so a dictionary never holds two of them.
+    /// `dictionary` with every key in NFC at every level (itself when they all are). Keys that
+    /// differ only in normalization are equal `String`s, so a dictionary never holds two of them.
+    @inline(__always)
     static func composingKeys(_ dictionary: [String: Value]) -> [String: Value] {
-        guard hasUncomposedKey(dictionary) else { return dictionary }
-        var composedKeys: [String: Value] = [:]
-        composedKeys.reserveCapacity(dictionary.count)
-        for (key, value) in dictionary { composedKeys[nfc(key)] = value }
-        return composedKeys
+        composedKeys(of: dictionary) ?? dictionary
+    }
+
+    /// `value` with every dictionary key in NFC (itself when they all are).
+    @inline(__always)
+    static func composingKeys(_ value: Value) -> Value {
+        composedKeys(in: value) ?? value
+    }
+
+    /// The dictionary with its keys composed, or nil when nothing changes.
+    private static func composedKeys(of dictionary: [String: Value]) -> [String: Value]? {
+        var changed: [String: Value]?
+        for (key, value) in dictionary {
+            let newValue = composedKeys(in: value)
+            let newKey = isASCII(key) ? nil : composedIfChanged(key)
+            guard newKey != nil || newValue != nil else { continue }
+            if changed == nil { changed = dictionary }
+            changed!.removeValue(forKey: key)
+            changed![newKey ?? key] = newValue ?? value
+        }
+        return changed
+    }
+
+    /// The value with its dictionaries' keys composed, or nil when nothing changes (scalars).
+    private static func composedKeys(in value: Value) -> Value? {
+        switch value {
+        case .dictionary(let dictionary):
+            return composedKeys(of: dictionary).map(Value.dictionary)
+        case .array(let elements):
+            var changed: [Value]?
+            for (index, element) in elements.enumerated() {
+                guard let new = composedKeys(in: element) else { continue }
+                if changed == nil { changed = elements }
+                changed![index] = new
+            }
+            return changed.map(Value.array)
+        default:
+            return nil
+        }
+    }
+
+    /// `text` in NFC, or nil when it already is.
+    @inline(never)
+    private static func composedIfChanged(_ text: String) -> String? {
+        let result = text.precomposedStringWithCanonicalMapping
+        return result.utf8.elementsEqual(text.utf8) ? nil : result
     }
 
     @inline(never)
     private static func composed(_ text: String) -> String {
-        let result = text.precomposedStringWithCanonicalMapping
-        // Keep the original when nothing changed (no copy of the bytes kept alive twice).
-        return result.utf8.elementsEqual(text.utf8) ? text : result
+        composedIfChanged(text) ?? text
     }
 }

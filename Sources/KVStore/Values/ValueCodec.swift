@@ -39,7 +39,8 @@ package enum ValueCodec {
     /// ValueCodec.encode(.int(-1))   // [1, 3, 1]
     /// ```
     package static func encode(_ value: Value) -> [UInt8] {
-        ByteWriter.encoding(size: 1 + encodedSize(of: value)) { writer in
+        let (size, value) = sizedForEncoding(value)  // keys in NFC at every level
+        return ByteWriter.encoding(size: 1 + size) { writer in
             writer.byte(version)
             writer.tagged(value)
         }
@@ -81,7 +82,8 @@ package enum ValueCodec {
     /// cost the scalar cases above a copy of the value).
     @inline(never)
     private static func appendWritten(_ value: Value, to bytes: inout [UInt8]) {
-        ByteWriter.append(size: encodedSize(of: value), to: &bytes) { $0.tagged(value) }
+        let (size, value) = sizedForEncoding(value)  // keys in NFC at every level
+        ByteWriter.append(size: size, to: &bytes) { $0.tagged(value) }
     }
 
     /// Decodes a value written by ``encode(_:)`` (version byte first). The whole buffer must be
