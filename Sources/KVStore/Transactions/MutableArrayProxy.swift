@@ -136,8 +136,11 @@ public struct MutableArrayProxy {
         }
         try transaction.checkNesting(of: .array(array), outerLevels: 1, keyPath: key, ref: ref)
         let trackKey = ChangeTracker.Key(ref: ref, keyPath: key)
-        transaction.willChange(trackKey, oldValue: current.map(Value.array), stored: true, change: change, indexes: changedIndexes)
-        try transaction.replaceStoredValue(.array(array), forKey: key, of: ref)
+        // The pair opens (and priors go out) once the patched record is known to fit.
+        _ = try transaction.replaceStoredValue(.array(array), forKey: key, of: ref) { _ in
+            transaction.willChange(trackKey, oldValue: current.map(Value.array), stored: true, change: change, indexes: changedIndexes)
+            return true
+        }
         // When this pair is the outermost, journal the elements at their indexes; inside an outer
         // pair for the key, the outer did-change journals the whole change.
         if try transaction.tracker.didChange(trackKey) != nil {

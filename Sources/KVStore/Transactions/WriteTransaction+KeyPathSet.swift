@@ -83,8 +83,10 @@ extension WriteTransaction {
             }
             try checkNesting(of: .dictionary(newTop), outerLevels: 1, keyPath: fullPath, ref: ref)
             let trackKey = ChangeTracker.Key(ref: ref, keyPath: leafPath)
-            willChange(trackKey, oldValue: old, stored: true)
-            try replaceStoredValue(.dictionary(newTop), forKey: first, of: ref)
+            _ = try replaceStoredValue(.dictionary(newTop), forKey: first, of: ref) { _ in
+                willChange(trackKey, oldValue: old, stored: true)  // once the record is known to fit
+                return true
+            }
             if let closed = try tracker.didChange(trackKey) { try journalIfChanged(closed, key: trackKey, new: new) }
         }
     }
