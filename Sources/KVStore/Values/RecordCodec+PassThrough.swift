@@ -168,9 +168,10 @@ enum ValueCheck {
             guard isShortest(UInt64(count), from: start, to: lengthEnd) else { return false }
             return tag == ValueCodec.Tag.bytes || UTF8Text.isValid(bytes.bindMemoryAssumingUInt8())
         case ValueCodec.Tag.reference:
-            // Rare in records: decoded as the decoder does, and written back the same.
+            // Rare in records: decoded as the decoder does, and written back the same — byte for
+            // byte (`==` would pass an id the decoder puts in NFC).
             guard let text = try? reader.readString("reference"), let ref = try? RecordRef(text) else { return false }
-            return ref.description == text && isShortest(UInt64(text.utf8.count), from: start, to: reader.offset - text.utf8.count)
+            return ref.description.utf8.elementsEqual(text.utf8) && isShortest(UInt64(text.utf8.count), from: start, to: reader.offset - text.utf8.count)
         default:
             return false
         }
