@@ -61,7 +61,8 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
         let text = components.map(\.description).joined(separator: ".")
         guard !components.isEmpty else { throw .invalidKeyPath(text, problem: "the key path is empty") }
         for case .key(let key) in components {
-            if key.isEmpty || key.contains(".") || key.hasPrefix("@") {
+            // By bytes, as the parser splits: `.` or `@` then a combining mark is one Character.
+            if key.isEmpty || key.utf8.contains(UInt8(ascii: ".")) || key.utf8.first == UInt8(ascii: "@") {
                 throw .invalidKeyPath(
                     text, problem: "the key '\(key)' is empty, contains '.' or starts with '@'"
                 )
@@ -103,8 +104,8 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
                 : "an empty component at position \(index + 1)"
             throw .invalidKeyPath(text, problem: "\(position); keys are separated by single dots")
         }
-        guard part.hasPrefix("@") else { return .key(UTF8Text.nfc(part)) }
-        let name = String(part.dropFirst())
+        guard part.utf8.first == UInt8(ascii: "@") else { return .key(UTF8Text.nfc(part)) }
+        let name = String(part.unicodeScalars.dropFirst())
         if name.isEmpty {
             throw .invalidKeyPath(
                 text, problem: "'@' needs an operator name, one of \(CollectionOperator.list)"
