@@ -46,6 +46,12 @@ struct EncodedInsertionWriter {
         try count(kind: UnsafeRawBufferPointer(rebasing: bytes[insertion.kind]))
         let kind = UnsafeRawBufferPointer(rebasing: bytes[insertion.kind]), id = UnsafeRawBufferPointer(rebasing: bytes[insertion.id])
         let fields = UnsafeRawBufferPointer(rebasing: bytes[insertion.record.lowerBound + 1 ..< insertion.record.upperBound])
+        // What the decoding apply refuses (a source written before the limit): the replica's own
+        // entry, with its origin, must fit in a stream frame too.
+        if 1 + fields.count > KeyValueCodingError.maximumRecordSize {
+            let ref = try RecordRef(kind: String(decoding: kind, as: UTF8.self), id: String(decoding: id, as: UTF8.self))
+            throw KeyValueCodingError.recordTooLarge(size: 1 + fields.count, keyPath: nil, ref: ref)
+        }
         Self.write(into: &key, count: kind.count + 1 + id.count) { out in
             out.bytes(kind)
             out.byte(0)

@@ -40,15 +40,18 @@ extension WriteTransaction {
     /// Checks a record's top-level key: one that a key path can name (not empty, no `.`, not
     /// starting with `@`). Nested dictionaries may hold any keys. Keys are stored in NFC
     /// (``UTF8Text/nfc(_:)``): the writers normalise them before this check.
-    static func checkKey(_ key: String) throws(KeyValueCodingError) {
+    /// - Returns: whether the key is ASCII (and so already in NFC).
+    @discardableResult
+    static func checkKey(_ key: String) throws(KeyValueCodingError) -> Bool {
         let valid = key.utf8.withContiguousStorageIfAvailable { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty, bytes[0] != UInt8(ascii: "@") else { return false }
             return memchr(base, Int32(UInt8(ascii: ".")), bytes.count) == nil
         } ?? !(key.isEmpty || key.utf8.first == UInt8(ascii: "@") || key.utf8.contains(UInt8(ascii: ".")))
-        if !valid {
+        guard valid else {
             throw KeyValueCodingError.invalidKeyPath(
                 key, problem: "a record's key must be non-empty, without '.', and not start with '@', so that key paths can name it")
         }
+        return UTF8Text.isASCII(key)
     }
 
     /// Stores `value` under `key` as given, without the undefined-key hooks: what the default

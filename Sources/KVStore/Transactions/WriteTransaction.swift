@@ -162,7 +162,10 @@ public final class WriteTransaction: ReadTransaction {
     /// - Throws: ``KeyValueCodingError`` `recordExists`, `undefinedKey` (closed kind),
     ///   `typeMismatch`, or a validation error when the store validates on set.
     public func insert(_ values: [String: Value], as ref: RecordRef) throws {
-        for key in values.keys { try Self.checkKey(key) }
+        var allASCII = true
+        for key in values.keys where !(try Self.checkKey(key)) { allASCII = false }
+        // Validators, hooks and the entry see the keys in NFC, as setValue gives them.
+        let values = allASCII ? values : Dictionary(values.map { (UTF8Text.nfc($0.key), $0.value) }, uniquingKeysWith: { $1 })
         let kind = store.kind(named: ref.kind)
         let needsChecks = kind != nil || values.values.contains(where: \.isNull)
         var checked: [String: Value] = needsChecks ? [:] : values

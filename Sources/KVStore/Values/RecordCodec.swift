@@ -111,9 +111,11 @@ package enum RecordCodec {
     // MARK: - Private
 
     /// Finds `key`, which must be in NFC: its index and value when present, else the index where it
-    /// would go. Records written before keys were normalized may spell a key otherwise: when a
-    /// non-ASCII key is not found by its bytes, the keys are compared as `String`s (canonical
-    /// equivalence), and a match found that way has `spelledAlike` false.
+    /// would go. Records written before keys were normalized may spell a key otherwise (`e` +
+    /// U+0301 for `é`, the Kelvin sign U+212A for `K`): when `key` is not found by its bytes, the
+    /// record's non-ASCII keys are compared with it as `String`s (canonical equivalence; an ASCII
+    /// key is in NFC, so it can only equal itself), and a match found that way has `spelledAlike`
+    /// false.
     static func lookUp(
         _ key: String, in directory: KeyDirectory
     ) throws(ValueDecodingError) -> (index: Int, value: Value?, spelledAlike: Bool) {
@@ -121,12 +123,14 @@ package enum RecordCodec {
         let found = try key.withUTF8 { keyBytes in
             Result { () throws(ValueDecodingError) in try find(UnsafeRawBufferPointer(keyBytes), in: directory) }
         }.get()
-        guard found.value == nil, !UTF8Text.isASCII(key) else { return (found.index, found.value, true) }
+        guard found.value == nil else { return (found.index, found.value, true) }
         for index in 0 ..< directory.count {
             var entry = try directory.entryReader(index, depth: 1)
             let keyStart = entry.offset
             let keyLength = try entry.readLength("dictionary key")
-            guard try makeKey(try entry.readBytes(keyLength, "dictionary key"), at: keyStart, in: entry) == key else { continue }
+            let keyBytes = try entry.readBytes(keyLength, "dictionary key")
+            guard keyBytes.contains(where: { $0 >= 0x80 }),
+                  try makeKey(keyBytes, at: keyStart, in: entry) == key else { continue }
             let value = try ValueCodec.decodeTagged(from: &entry)
             guard entry.isAtEnd else { throw entry.error("\(entry.remaining) trailing bytes in a dictionary entry") }
             return (index, value, false)

@@ -94,6 +94,9 @@ extension Store {
                 return true
             }
             counted[ref.kind, default: 0] += 1
+            if !StoreLayout.recordKey(ref).elementsEqual(key) {
+                report.add("record \(ref) is stored under an id not in Unicode NFC (written by an older kvstore): it cannot be found by its id; copy its values to a new record and delete it with the older kvstore")
+            }
             let values: [String: Value]
             do { values = try RecordCodec.decode(value) } catch {
                 report.add("record \(ref) does not decode: \(error)")
@@ -102,6 +105,9 @@ extension Store {
             }
             for (key, value) in values.sorted(by: { UTF8Text.precedes($0.key, $1.key) }) {
                 if (try? WriteTransaction.checkKey(key)) == nil { report.add("record \(ref) has a key no key path can name: '\(key)'") }
+                if !UTF8Text.nfc(key).utf8.elementsEqual(key.utf8) {
+                    report.add("record \(ref) has a key not in Unicode NFC (written by an older kvstore): '\(key)'; setting it rewrites the record in NFC")
+                }
                 if value.isNull { report.add("record \(ref) holds null at its top level, under '\(key)'") }
             }
             return true
