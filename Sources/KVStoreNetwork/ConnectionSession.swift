@@ -3,15 +3,18 @@ import KVStore
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// One replica's connection to a ``JournalServer``: the greeting, the request, then a stream
-/// (or a snapshot and another request), written from a thread of its own — reading the store is
-/// blocking work that stays off the event loop — through an ``OutboundWindow``.
+/// One replica's connection to a ``JournalServer``: its opening (authenticated within the
+/// handshake time-out, counted among the pending connections until then), the hello, the
+/// request, then a stream (or a snapshot and another request), written from a thread of its own
+/// — reading the store is blocking work that stays off the event loop — through an
+/// ``OutboundWindow``.
 final class ConnectionSession: Sendable {
     private enum Phase {
-        case greeting
-        /// Waiting for request number `turn` (0: the first, which has a time-out).
+        /// Connected, not authenticated yet: the TLS handshake and the replica's opening.
+        case opening
+        /// Waiting for request number `turn` (0: the first after the hello).
         case awaitingRequest(turn: Int)
-        /// Serving a request that has not started following (yet).
+        /// Authenticating, or serving a request that has not started following (yet).
         case busy
         case following(JournalFollower)
         /// The server is stopping: no new request, a following stream ends.
@@ -22,11 +25,13 @@ final class ConnectionSession: Sendable {
     let window: OutboundWindow
     private let server: JournalServer
     private let channel: any Channel
-    private let phase = NIOLockedValueBox(Phase.greeting)
+    private let phase = NIOLockedValueBox(Phase.opening)
     private let lastWrite = NIOLockedValueBox<EventLoopFuture<Void>?>(nil)
+    /// Whether the greeting (magic and version), which starts any answer, went out.
+    private let greeted = NIOLockedValueBox(false)
     /// Requests awaited so far, to tell a time-out's request from a later one.
     private let turns = NIOLockedValueBox(0)
-    private let peer: String
+    let peer: String
 
     init(server: JournalServer, channel: any Channel) {
         self.server = server
@@ -44,21 +49,63 @@ final class ConnectionSession: Sendable {
 
     // MARK: Event loop
 
-    /// The connection opened: greets the replica with the source's hello, or refuses it.
-    func greet() {
-        if let refusal = server.admit(self) {
-            server.log("refused \(peer): \(refusal)")
-            write(ReplicationProtocol.greeting + ReplicationProtocol.errorFrame(refusal, busy: true))
-            closeAfterWrites()
+    /// The connection opened: it counts as pending (closing the oldest pending connection when
+    /// there are too many) until its opening arrives, within the handshake time-out.
+    func accepted() {
+        let (refusal, evicted) = server.admitPending(self)
+        evicted?.drop()
+        if let refusal { refuse(refusal, busy: true); return }
+        let timeout = server.configuration.handshakeTimeout
+        // Weak: a connection that closed first is not kept for as long as the time-out.
+        channel.eventLoop.scheduleTask(in: .of(timeout)) { [weak self] in
+            if let self, leave(.opening) { refuse("the replica sent no opening within \(timeout)") }
+        }
+    }
+
+    /// The replica's opening arrived: its token is checked, it is counted among the replicas, and
+    /// greeted with the source's hello — or refused.
+    func opened(_ opening: ClientOpening) {
+        guard leave(.opening, for: .busy) else { return }
+        if let token = server.configuration.token {
+            guard !opening.token.isEmpty else { refuse("no token: this server requires one"); return }
+            guard token.matches(opening.token) else { refuse("wrong token"); return }
+        }
+        if let refusal = server.authenticate(self) {
+            refuse(refusal, busy: true)
             return
         }
         do {
             let (first, last) = try journalRange()
-            write(ReplicationProtocol.greeting + Hello(storeID: store.id, firstSequence: first, lastSequence: last).frame)
-            phase.withLockedValue { if case .greeting = $0 { $0 = .awaitingRequest(turn: 0) } }
-            awaitRequest(turn: 0)
+            write(greetingFirst(Hello(storeID: store.id, firstSequence: first, lastSequence: last).frame))
+            if leave(.busy, for: .awaitingRequest(turn: 0)) {
+                awaitRequest(turn: 0, within: server.configuration.requestTimeout)
+            } else {
+                closeAfterWrites()   // stopping
+            }
         } catch {
             refuse("the server cannot read its store: \(error)")
+        }
+    }
+
+    /// The TLS handshake failed (`message` says why), or the connection failed later.
+    func tlsFailed(_ message: String) {
+        if leave(.opening) { server.log("refused \(peer): \(message)") }
+    }
+
+    /// The server has too many pending connections and this is the oldest: it goes.
+    private func drop() {
+        guard leave(.opening) else { return }
+        server.log("dropped \(peer): the oldest of \(server.configuration.maxPendingConnections) connections not authenticated yet, to make room")
+        disconnect()
+    }
+
+    /// Moves from `expected` to `next` (closed by default). - Returns: whether the phase was `expected`.
+    private func leave(_ expected: Phase, for next: Phase = .closed) -> Bool {
+        phase.withLockedValue { phase in
+            switch (phase, expected) {
+            case (.opening, .opening), (.busy, .busy): phase = next; return true
+            default: return false
+            }
         }
     }
 
@@ -96,8 +143,10 @@ final class ConnectionSession: Sendable {
         }.start()
     }
 
-    /// The connection closed (either side).
-    func closed() {
+    /// The connection closed (either side); `unopened` says how, when it closed before the
+    /// replica's opening.
+    func closed(unopened: String) {
+        if leave(.opening) { server.log("refused \(peer): \(unopened)") }
         window.close()
         let follower = phase.withLockedValue { phase -> JournalFollower? in
             defer { phase = .closed }
@@ -114,9 +163,14 @@ final class ConnectionSession: Sendable {
     /// Sends `message` as an error frame (`busy`: asking again later may work), then closes the
     /// connection.
     func refuse(_ message: String, busy: Bool = false) {
+        _ = leave(.opening)
         server.log("refused \(peer): \(message)")
-        write(ReplicationProtocol.errorFrame(message, busy: busy))
+        write(greetingFirst(ReplicationProtocol.errorFrame(message, busy: busy)))
         closeAfterWrites()
+        // A replica that does not read its refusal (or a TLS handshake never done) does not keep
+        // the connection.
+        let channel = channel
+        channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
     }
 
     /// Tells the replica the source's last sequence, if it follows and its window has room (a
@@ -130,11 +184,10 @@ final class ConnectionSession: Sendable {
         }
     }
 
-    /// Refuses the replica if request `turn` has not arrived within the request time-out.
-    private func awaitRequest(turn: Int) {
-        let timeout = server.configuration.requestTimeout
-        let nanoseconds = Int64(min(timeout.seconds, 1e9) * 1e9)
-        channel.eventLoop.scheduleTask(in: .nanoseconds(max(0, nanoseconds))) { [self] in
+    /// Refuses the replica if request `turn` has not arrived within `timeout`.
+    private func awaitRequest(turn: Int, within timeout: Duration) {
+        channel.eventLoop.scheduleTask(in: .of(timeout)) { [weak self] in
+            guard let self else { return }
             let silent = phase.withLockedValue { phase in
                 guard case .awaitingRequest(turn) = phase else { return false }
                 phase = .closed   // a request arriving now is out of turn
@@ -151,7 +204,7 @@ final class ConnectionSession: Sendable {
             case .following(let follower):
                 phase = .stopping
                 return (follower, false)
-            case .greeting, .awaitingRequest:
+            case .opening, .awaitingRequest:
                 phase = .stopping
                 return (nil, true)
             case .busy:
@@ -186,12 +239,12 @@ final class ConnectionSession: Sendable {
                 server.log("sending \(peer) a snapshot")
                 try sendSnapshot()
                 let turn = turns.withLockedValue { $0 += 1; return $0 }
-                let stopping = phase.withLockedValue { phase -> Bool in
-                    if case .busy = phase { phase = .awaitingRequest(turn: turn); return false }
-                    return true
+                if leave(.busy, for: .awaitingRequest(turn: turn)) {
+                    // The replica seeds itself first, which may take long: the idle time-out.
+                    awaitRequest(turn: turn, within: server.configuration.idleTimeout)
+                } else {
+                    closeAfterWrites()   // stopping
                 }
-                // No time-out for the next request: the replica may take long to seed itself.
-                if stopping { closeAfterWrites() }
                 return
             }
             if behind {
@@ -279,6 +332,14 @@ final class ConnectionSession: Sendable {
             future.whenComplete { _ in window.release(count) }
         }
         lastWrite.withLockedValue { $0 = future }
+    }
+
+    /// `frame`, after the greeting when it is the first answer.
+    private func greetingFirst(_ frame: [UInt8]) -> [UInt8] {
+        greeted.withLockedValue { greeted in
+            defer { greeted = true }
+            return greeted ? frame : ReplicationProtocol.greeting + frame
+        }
     }
 
     /// Closes the connection once what was written went out.

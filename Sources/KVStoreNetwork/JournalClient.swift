@@ -17,6 +17,15 @@ import NIOConcurrencyHelpers
 /// ```
 /// It reports as ``KVStore/Replicator`` does (the same ``KVStore/Replicator/Status``), which
 /// replicates from a store on this machine.
+///
+/// A server off loopback speaks TLS and asks for a token or a client certificate:
+/// ```swift
+/// var options = JournalClient.Options(follow: true)
+/// options.tls = try JournalClient.TLS(trustRootsFile: "/etc/kvstore/ca.pem")
+/// options.token = try ReplicationToken(contentsOfFile: "/etc/kvstore/token")
+/// let client = JournalClient(host: "db1.example", port: 7070, replica: "/var/db/replica", options: options)
+/// ```
+/// A refusal (a wrong token, a certificate not trusted) is thrown, never retried.
 /// Without ``Options/follow`` the client applies the source's journal through the sequence that
 /// was last when it connected, and returns. With it, it applies commits as the server pushes
 /// them and reconnects when the server goes away (a restart), with a growing delay
@@ -45,6 +54,12 @@ public final class JournalClient: Sendable {
         public var timeout: Duration = .seconds(10)
         /// How the replica store is opened (created when nothing is at the path).
         public var storeOptions = Store.Options()
+        /// TLS 1.3, verifying the server's certificate (for the host connected to) against these
+        /// roots, with this client's certificate when it has one; nil (the default): plain TCP.
+        public var tls: JournalClient.TLS?
+        /// The token the server asks for; nil (the default): none. Without ``tls`` it is sent
+        /// only to a server on a loopback address: elsewhere the client refuses to connect.
+        public var token: ReplicationToken?
 
         public init(follow: Bool = false, startFromSnapshot: Bool = false) {
             self.follow = follow
@@ -122,20 +137,29 @@ public final class JournalClient: Sendable {
 
     private var isStopped: Bool { state.withLockedValue { $0.stopped } }
 
-    /// Connects and reads the server's hello.
+    /// Connects (over TLS with ``Options/tls``), sends the opening with the token, and reads the
+    /// server's hello.
     private func connect() throws -> (connection: SocketConnection, hello: Hello) {
-        let connection = try SocketConnection(host: host, port: port, timeout: options.timeout)
+        let connection = if let tls = options.tls {
+            try TLSConnection.connect(host: host, port: port, tls: tls, timeout: options.timeout)
+        } else {
+            try SocketConnection(host: host, port: port, timeout: options.timeout)
+        }
         let stopped = state.withLockedValue { state in
             state.connection = connection
             return state.stopped
         }
         if stopped { connection.shutDown() }
-        let greeting = try connection.read(ReplicationProtocol.greeting.count)
+        if options.token != nil && options.tls == nil && !connection.peerIsLoopback {
+            throw ReplicationConnectionError(.insecure, server: server, "refusing to send the token unencrypted to an address that is not loopback: connect with TLS")
+        }
+        try connection.sendAll(ClientOpening(token: options.token?.bytes ?? []).bytes)
+        let greeting = try readGreeting(connection)
         guard greeting.prefix(ReplicationProtocol.magic.count).elementsEqual(ReplicationProtocol.magic) else {
             throw ReplicationConnectionError(.malformed, server: server, "not a kvstore journal server (its first bytes are not the replication protocol's)")
         }
         let version = Array(greeting.suffix(2)).littleEndian(at: 0, as: UInt16.self)
-        guard version <= ReplicationProtocol.version, version > 0 else {
+        guard version == ReplicationProtocol.version else {
             throw ReplicationConnectionError(.newerProtocol, server: server, "the server speaks replication protocol \(version), this kvstore \(ReplicationProtocol.version); use the same kvstore on both sides")
         }
         let frame = try answer(connection, expecting: [.hello])
@@ -143,6 +167,20 @@ public final class JournalClient: Sendable {
             throw ReplicationConnectionError(.malformed, server: server, "the server's hello is malformed (\(frame.payload.count) bytes, not 32)")
         }
         return (connection, hello)
+    }
+
+    /// The server's first bytes, its magic and version. A plain client that gets a TLS record (a
+    /// TLS server's alert) instead is told the server speaks TLS.
+    private func readGreeting(_ connection: SocketConnection) throws(ReplicationConnectionError) -> [UInt8] {
+        do {
+            return try connection.read(ReplicationProtocol.greeting.count)
+        } catch where error.code == .connectionLost && options.tls == nil {
+            let received = connection.takeBuffered()
+            if received.count >= 2 && (received[0] == 0x15 || received[0] == 0x16) && received[1] == 0x03 {
+                throw ReplicationConnectionError(.tlsFailed, server: server, "the server speaks TLS: connect with TLS")
+            }
+            throw error
+        }
     }
 
     /// Requests, reseeds when answered with a snapshot, then applies the stream until it ends

@@ -16,12 +16,17 @@ public struct ReplicationConnectionError: Error, Sendable, CustomStringConvertib
         case connectionLost
         /// The peer does not speak the replication protocol, or sent a malformed or corrupt frame.
         case malformed
-        /// The server speaks a newer protocol version than this build.
+        /// The server speaks another protocol version than this build.
         case newerProtocol
         /// The server refused the request, saying why (in the message).
         case refused
         /// The server cannot take the replica now (too many connections, shutting down): try later.
         case busy
+        /// The TLS handshake failed: a certificate not trusted (expired, signed by another CA, for
+        /// another host), one missing, or one side that does not speak TLS.
+        case tlsFailed
+        /// The client will not send its token unencrypted to an address that is not loopback.
+        case insecure
     }
 
     /// What went wrong.

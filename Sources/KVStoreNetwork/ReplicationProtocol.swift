@@ -2,15 +2,20 @@ import Foundation
 import KVStore
 
 /// The replication protocol spoken between ``JournalServer`` (`kvstore serve`) and
-/// ``JournalClient`` (`kvstore replicate tcp://…`), version 1.
+/// ``JournalClient`` (`kvstore replicate tcp://…`), version 2, over TCP or TLS 1.3.
 ///
 /// All integers are little-endian; messages are frames as in the journal stream
 /// (``JournalStream``): `length UInt32 | type UInt8 | payload | CRC-32 of type + payload`.
 /// ```text
-/// server → client  magic "KVRP" 0D 0A 1A 0A, protocol version UInt16 (1), then
+/// client → server, as soon as connected (the server says nothing before it)
+///   magic "KVRP" 0D 0A 1A 0A, protocol version UInt16 (2), then
+///   'a' opening   the token (``ReplicationToken``), at most 1024 bytes; empty: none
+/// server → client  magic, protocol version, then
 ///   'h' hello     source store id (16) | first sequence UInt64 | last sequence UInt64
 ///                 (the oldest entry the source's journal holds — last + 1 when it holds none —
 ///                 and its newest), or an error frame when the server refuses the connection
+///                 (no token or a wrong one, another version, too many connections): an
+///                 unauthenticated client gets nothing but that refusal
 /// client → server
 ///   'r' request   after UInt64 | flags UInt8: the stream starts after this sequence (the
 ///                 replica's checkpoint for the source, 0 for a new replica); flag 1 follow (keep
@@ -29,12 +34,12 @@ import KVStore
 ///                 the source's last sequence — about once a second so the replica knows its
 ///                 lag, and an end frame when the server shuts down), bounded without
 /// ```
-/// The server binds the loopback address unless told otherwise: the protocol has no
-/// authentication or encryption; reach a remote server through an ssh tunnel.
+/// A server on a loopback address may speak plain TCP and ask for no token; on any other
+/// address it requires TLS and authentication (a token, or a client certificate).
 public enum ReplicationProtocol {
     static let magic: [UInt8] = [0x4B, 0x56, 0x52, 0x50, 0x0D, 0x0A, 0x1A, 0x0A]
     /// The protocol version this build speaks.
-    public static let version: UInt16 = 1
+    public static let version: UInt16 = 2
     /// The largest frame a client may send.
     static let maxRequestFrame = 64
     /// The largest frame a server sends before the journal stream (a snapshot chunk).
@@ -43,6 +48,7 @@ public enum ReplicationProtocol {
     static let framePrefix = 5
 
     enum FrameType: UInt8 {
+        case authentication = 0x61 // a
         case hello = 0x68          // h
         case request = 0x72        // r
         case error = 0x78          // x
@@ -64,7 +70,7 @@ public enum ReplicationProtocol {
         frame(.error, JournalStream.errorPayload(message, kind: busy ? .mayRetry : .failed))
     }
 
-    /// The magic bytes and version a server starts with.
+    /// The magic bytes and version each side starts with.
     static var greeting: [UInt8] {
         magic + [UInt8(version & 0xFF), UInt8(version >> 8)]
     }

@@ -8,11 +8,14 @@ import NIOConcurrencyHelpers
 /// A client's blocking TCP connection: the journal stream is applied by a
 /// ``KVStore/JournalStreamReader`` reading its descriptor, so the replica reads — and the server
 /// sends — only as fast as the replica applies (TCP's own flow control is the back-pressure).
+/// Over TLS, the descriptor is one end of a socket pair whose other end ``TLSConnection`` relays.
 final class SocketConnection: Sendable {
     /// The server, `tcp://HOST:PORT`, for messages.
     let server: String
     private let handle: NIOLockedValueBox<Int32>
     private let buffered = NIOLockedValueBox<[UInt8]>([])
+    /// Why the connection ended, when something else knows better than the socket (TLS).
+    private let diagnosis: (@Sendable () -> ReplicationConnectionError?)?
 
     /// Connects to `host`:`port` (each address it resolves to, in turn).
     /// - Parameters:
@@ -22,15 +25,8 @@ final class SocketConnection: Sendable {
     ///     small one to play a slow replica).
     init(host: String, port: Int, timeout: Duration, receiveBuffer: Int32? = nil) throws(ReplicationConnectionError) {
         server = "tcp://\(host.contains(":") ? "[\(host)]" : host):\(port)"
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-        hints.ai_socktype = SOCK_STREAM
-        #endif
         var list: UnsafeMutablePointer<addrinfo>?
-        let resolved = getaddrinfo(host, String(port), &hints, &list)
+        let resolved = lookUpStreamAddresses(host, port: String(port), into: &list)
         guard resolved == 0, let first = list else {
             throw ReplicationConnectionError(.unreachable, server: server, "cannot resolve \(host): \(String(cString: gai_strerror(resolved)))")
         }
@@ -53,6 +49,7 @@ final class SocketConnection: Sendable {
                 var one: Int32 = 1
                 setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
                 handle = NIOLockedValueBox(descriptor)
+                diagnosis = nil
                 return
             }
             failure = String(cString: strerror(errno))
@@ -61,8 +58,28 @@ final class SocketConnection: Sendable {
         throw ReplicationConnectionError(.unreachable, server: server, "cannot connect: \(failure)")
     }
 
+    /// A connection over `descriptor`, already connected (it is closed with this); when it ends,
+    /// `diagnosis` may say why better than the socket.
+    init(connected descriptor: Int32, server: String, timeout: Duration, diagnosis: @escaping @Sendable () -> ReplicationConnectionError?) {
+        self.server = server
+        self.diagnosis = diagnosis
+        Self.setTimeouts(descriptor, timeout)
+        handle = NIOLockedValueBox(descriptor)
+    }
+
     /// The descriptor, for a stream reader (-1 once closed).
     var descriptor: Int32 { handle.withLockedValue { $0 } }
+
+    /// Whether the server is on a loopback address.
+    var peerIsLoopback: Bool { Loopback.isLoopbackPeer(descriptor) }
+
+    /// Gives the descriptor up (to a channel that takes it over): this no longer closes it.
+    func detach() -> Int32 {
+        handle.withLockedValue { descriptor in
+            defer { descriptor = -1 }
+            return descriptor
+        }
+    }
 
     /// Sends `bytes`. - Throws: ``ReplicationConnectionError/Code/connectionLost``.
     func sendAll(_ bytes: [UInt8]) throws(ReplicationConnectionError) {
@@ -137,7 +154,7 @@ final class SocketConnection: Sendable {
     }
 
     private func lost(_ reason: String) -> ReplicationConnectionError {
-        ReplicationConnectionError(.connectionLost, server: server, "connection lost: \(reason)")
+        diagnosis?() ?? ReplicationConnectionError(.connectionLost, server: server, "connection lost: \(reason)")
     }
 
     /// Bounds connecting and each read by `timeout` (a silent peer counts as gone).

@@ -62,10 +62,12 @@ import Testing
         #expect(error?.description == server + "not a kvstore journal server (its first bytes are not the replication protocol's)")
     }
 
-    @Test func aNewerProtocolIsRefused() throws {
-        let (error, server) = try failure(against: ReplicationProtocol.magic + [9, 0])
+    /// A newer server, or an older one (version 1 greets first, and refuses the client's opening).
+    @Test(arguments: [9, 1] as [UInt8])
+    func anotherProtocolIsRefused(version: UInt8) throws {
+        let (error, server) = try failure(against: ReplicationProtocol.magic + [version, 0])
         #expect(error?.code == .newerProtocol)
-        #expect(error?.description == server + "the server speaks replication protocol 9, this kvstore 1; use the same kvstore on both sides")
+        #expect(error?.description == server + "the server speaks replication protocol \(version), this kvstore 2; use the same kvstore on both sides")
     }
 
     @Test func aCorruptHelloIsRefused() throws {

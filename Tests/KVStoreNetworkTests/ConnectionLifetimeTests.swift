@@ -8,9 +8,8 @@ import TestSupport
 @Suite struct ConnectionLifetimeTests {
     /// A raw connection to `server`, its greeting and hello read.
     private func connect(_ server: JournalServer) throws -> SocketConnection {
-        let connection = try SocketConnection(host: server.host, port: server.port, timeout: .seconds(20))
-        _ = try connection.read(ReplicationProtocol.greeting.count)
-        #expect(try connection.readFrame().type == .hello)
+        let (connection, hello) = try SocketConnection.opened(to: server, timeout: .seconds(20))
+        #expect(hello.type == .hello)
         return connection
     }
 
@@ -20,16 +19,24 @@ import TestSupport
             && server.streams.wait(timeout: .now() + 20) == .success
     }
 
-    @Test func aReplicaThatSendsNoRequestIsDisconnectedAndItsSlotFreed() throws {
+    /// A replica silent where its first request is due (the request time-out), or its next one
+    /// after a snapshot (the idle time-out).
+    @Test(arguments: [false, true])
+    func aReplicaThatSendsNoRequestIsDisconnectedAndItsSlotFreed(afterASnapshot: Bool) throws {
         let directory = try NetworkDirectory()
         let source = try directory.store("source")
         try commitItems(2, into: source)
         let server = try startedServer(source) {
             $0.maxConnections = 1
-            $0.requestTimeout = .milliseconds(200)
+            $0.requestTimeout = afterASnapshot ? .seconds(60) : .milliseconds(200)
+            $0.idleTimeout = afterASnapshot ? .milliseconds(200) : .seconds(60)
         }
         defer { server.stop() }
         let silent = try connect(server)
+        if afterASnapshot {
+            try silent.sendAll(Request(after: 0, flags: [.wantsSnapshot]).frame)
+            while try silent.readFrame().type == .snapshotData {}
+        }
 
         let frame = try silent.readFrame()
 
@@ -64,9 +71,7 @@ import TestSupport
             $0.stallTimeout = .milliseconds(300)
         }
         defer { server.stop() }
-        let stalled = try SocketConnection(host: server.host, port: server.port, timeout: .seconds(20), receiveBuffer: 4096)
-        _ = try stalled.read(ReplicationProtocol.greeting.count)
-        _ = try stalled.readFrame()
+        let (stalled, _) = try SocketConnection.opened(to: server, timeout: .seconds(20), receiveBuffer: 4096)
 
         try stalled.sendAll(Request(after: 0, flags: [.follow]).frame)   // then reads nothing
 
@@ -78,6 +83,29 @@ import TestSupport
         try next.sendAll(Request(after: 0, flags: []).frame)
         #expect(try next.readFrame().type == .journal)
         next.shutDown()
+    }
+
+    @Test func aFollowerSentOnlyPositionsOutlivesTheIdleAndRequestTimeouts() throws {
+        let directory = try NetworkDirectory()
+        let source = try directory.store("source")
+        try commitItems(3, into: source)
+        let log = Failures()
+        let server = try startedServer(source) {
+            $0.idleTimeout = .milliseconds(100)
+            $0.requestTimeout = .milliseconds(100)
+            $0.handshakeTimeout = .milliseconds(100)
+            $0.log = { log.add($0) }
+        }
+        defer { server.stop() }
+        let following = FollowingClient(client(of: server, into: directory.path("replica"), follow: true))
+        #expect(following.waitForCheckpoint(3))
+
+        Thread.sleep(forTimeInterval: 1)   // ten times every time-out: only positions go out
+        try commitItems(2, startingAt: 3, into: source)
+
+        #expect(following.waitForCheckpoint(5))
+        #expect(following.stop().isEmpty)
+        #expect(log.all.filter { $0.hasPrefix("streaming to") }.count == 1 && !log.all.contains { $0.hasPrefix("refused") }, "\(log.all)")
     }
 
     @Test func everyWayOfLeavingGivesTheSlotAndThreadBack() throws {
@@ -125,9 +153,7 @@ import TestSupport
         for _ in 0..<40 {
             var followers: [SocketConnection] = []
             for _ in 0..<8 {
-                let connection = try SocketConnection(host: server.host, port: server.port, timeout: .seconds(20))
-                _ = try connection.read(ReplicationProtocol.greeting.count)
-                _ = try connection.readFrame()
+                let (connection, _) = try SocketConnection.opened(to: server, timeout: .seconds(20))
                 try connection.sendAll(Request(after: 0, flags: [.follow]).frame)
                 #expect(try connection.readFrame().type == .journal)
                 followers.append(connection)

@@ -1,6 +1,6 @@
 import Foundation
 import KVStore
-import KVStoreNetwork
+@testable import KVStoreNetwork
 import Testing
 import TestSupport
 
@@ -66,6 +66,13 @@ final class FollowingClient: Sendable {
         return failure.all
     }
 
+    /// Whether the client ended by itself (failed, or done) within `seconds`.
+    func ended(within seconds: Double) -> Bool {
+        guard finished.wait(timeout: .now() + seconds) == .success else { return false }
+        finished.signal()   // for stop()
+        return true
+    }
+
     /// Waits until the replica has applied the source through `sequence`.
     @discardableResult
     func waitForCheckpoint(_ sequence: UInt64) -> Bool {
@@ -113,4 +120,15 @@ func lastSequence(_ store: Store) throws -> UInt64 {
 /// `store`'s checkpoint for `source`.
 func checkpoint(of store: Store, for source: Store) throws -> UInt64 {
     try store.read { try $0.replicationCheckpoint(for: source.id) }
+}
+
+extension SocketConnection {
+    /// A raw connection to `server` that sent its opening (with `token`) and read the server's
+    /// greeting. - Returns: it and the server's first frame: the hello, or its refusal.
+    static func opened(to server: JournalServer, token: [UInt8] = [], timeout: Duration = .seconds(30), receiveBuffer: Int32? = nil) throws -> (SocketConnection, ProtocolFrame) {
+        let connection = try SocketConnection(host: server.host, port: server.port, timeout: timeout, receiveBuffer: receiveBuffer)
+        try connection.sendAll(ClientOpening(token: token).bytes)
+        #expect(try connection.read(ReplicationProtocol.greeting.count) == ReplicationProtocol.greeting)
+        return (connection, try connection.readFrame())
+    }
 }

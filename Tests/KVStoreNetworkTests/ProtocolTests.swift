@@ -9,9 +9,7 @@ import TestSupport
 @Suite struct ProtocolTests {
     /// A raw connection to `server` past its greeting. - Returns: it and the hello.
     private func connect(_ server: JournalServer, receiveBuffer: Int32? = nil) throws -> (SocketConnection, Hello?, ProtocolFrame) {
-        let connection = try SocketConnection(host: server.host, port: server.port, timeout: .seconds(30), receiveBuffer: receiveBuffer)
-        #expect(try connection.read(ReplicationProtocol.greeting.count) == ReplicationProtocol.greeting)
-        let frame = try connection.readFrame()
+        let (connection, frame) = try SocketConnection.opened(to: server, receiveBuffer: receiveBuffer)
         return (connection, Hello(payload: frame.payload), frame)
     }
 

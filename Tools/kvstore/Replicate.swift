@@ -35,7 +35,10 @@ struct ReplicateCommand: ParsableCommand {
             the snapshot's sequence. 'kvstore stat DEST' shows the role, the source, the \
             applied sequence, the source's last sequence and the lag.
 
-            SOURCE is a store directory, or tcp://HOST:PORT for a 'kvstore serve' process.
+            SOURCE is a store directory, or tcp://HOST:PORT for a 'kvstore serve' process: over \
+            TLS with --tls or --ca (the server's certificate must name HOST), sending a token with \
+            --token-file (unencrypted only to a loopback address), with a client certificate \
+            with --cert and --key.
 
             Examples:
               kvstore replicate ./store ./replica
@@ -60,9 +63,13 @@ struct ReplicateCommand: ParsableCommand {
         """)
     var snapshot = false
 
+    @OptionGroup(title: "TLS and authentication (tcp:// sources)")
+    var security: ReplicateSecurityOptions
+
     func run() throws {
         try reportingErrors {
             if source.hasPrefix("tcp://") { return try replicateFromServer() }
+            if security.isGiven { throw CommandError("--tls, --ca, --cert, --key and --token-file are for a tcp:// source") }
             let store = try StoreAccess.openForReading(source)
             var options = Replicator.Options()
             options.follow = follow

@@ -7,9 +7,9 @@ extension ReplicateCommand {
     /// server goes away (a restart) and resumes after DEST's checkpoint.
     func replicateFromServer() throws {
         let address = try NetworkAddress(url: source)
-        let client = JournalClient(
-            host: address.host, port: address.port, replica: destination,
-            options: JournalClient.Options(follow: follow, startFromSnapshot: snapshot))
+        var options = JournalClient.Options(follow: follow, startFromSnapshot: snapshot)
+        try security.apply(to: &options)
+        let client = JournalClient(host: address.host, port: address.port, replica: destination, options: options)
         let status = try replicating(run: client.run, stop: client.stop)
         let output = StandardOutput()
         output.line(Self.summary(status))

@@ -26,14 +26,22 @@ struct ServeCommand: ParsableCommand {
             none). Stops on SIGINT or SIGTERM (exit 0): following replicas get the end of their \
             stream and reconnect when a server is back.
 
-            The protocol has no authentication or encryption: by default the server listens on \
-            the loopback address only (a PORT alone means 127.0.0.1:PORT). To replicate across \
-            machines, use an ssh tunnel, or listen on another address on a network you trust.
+            By default the server listens on the loopback address only (a PORT alone means \
+            127.0.0.1:PORT), where plain TCP without authentication is allowed. Any other address \
+            needs TLS (--tls-cert, --tls-key) and authentication: a token every replica sends \
+            (--token-file: a file only its owner may read, such as 'openssl rand -hex 32'), or \
+            client certificates (--client-ca); both work on loopback too. A connection has \
+            --handshake-timeout seconds to authenticate; until then it is pending, and pending \
+            connections do not take the --max-connections slots (the oldest of 32 is closed to \
+            make room), so idle or slow connections cannot keep replicas out. A refused \
+            connection gets nothing but its refusal, and is logged with the reason.
 
             Examples:
               kvstore serve ./store --listen 7070
-              kvstore serve ./store --listen 0.0.0.0:7070 --max-connections 4
-              ssh -L 7070:localhost:7070 origin kvstore serve ./store --listen 7070
+              kvstore serve ./store --listen 0.0.0.0:7070 --token-file token \\
+                --tls-cert server.pem --tls-key server.key
+              kvstore replicate tcp://origin:7070 ./replica --follow \\
+                --ca ca.pem --token-file token
             """
     )
 
@@ -46,6 +54,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The most replicas served at once.", valueName: "n"))
     var maxConnections = 16
 
+    @OptionGroup(title: "TLS and authentication")
+    var security: ServeSecurityOptions
+
     @Flag(help: "Do not log replica events on standard error.")
     var quiet = false
 
@@ -53,11 +64,12 @@ struct ServeCommand: ParsableCommand {
         try reportingErrors {
             let address = try NetworkAddress(listening: listen)
             guard maxConnections > 0 else { throw CommandError("--max-connections must be at least 1") }
-            let store = try StoreAccess.openForReading(path)
             var configuration = JournalServer.Configuration()
             configuration.host = address.host
             configuration.port = address.port
             configuration.maxConnections = maxConnections
+            try security.apply(to: &configuration)
+            let store = try StoreAccess.openForReading(path)
             if !quiet {
                 configuration.log = { line in FileDescriptorOutput.writeAll(Array("serve: \(line)\n".utf8), to: 2) }
             }
