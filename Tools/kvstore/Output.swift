@@ -1,3 +1,4 @@
+import KVStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -50,9 +51,12 @@ final class StandardOutput {
     /// (`EPIPE`, e.g. `| head`) is not an error: its reader has what it wanted.
     func finish() throws {
         flush()
-        if let failure, failure != EPIPE {
-            throw CommandError("cannot write to standard output: \(String(cString: strerror(failure)))")
-        }
+        if let failure, failure != EPIPE { throw Self.writeError(failure) }
+    }
+
+    /// The error for a write to standard output that failed with `failure` (an `errno`).
+    static func writeError(_ failure: Int32) -> CommandError {
+        CommandError("cannot write to standard output: \(String(cString: strerror(failure)))")
     }
 }
 
@@ -71,17 +75,6 @@ enum FileDescriptorOutput {
     /// - Returns: nil when everything was written, or the `errno` of the write that failed.
     @discardableResult
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
-        bytes.withUnsafeBytes { raw -> Int32? in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
+        FileWriting.writeAll(bytes, to: descriptor)
     }
 }

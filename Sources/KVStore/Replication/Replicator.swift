@@ -195,7 +195,11 @@ public final class Replicator: Sendable {
     /// Seeds the replica from a snapshot of the source written beside it.
     private func reseed(_ status: inout Status) throws -> Store {
         let replica = try SeedingLeftovers.withSnapshotFile(beside: replicaPath) { descriptor, snapshot in
-            try source.writeSnapshot(to: descriptor)
+            do { try source.writeSnapshot(to: descriptor) } catch {
+                // The copy fails writing (the replica's file system) more often than reading.
+                guard let failure = FileWriting.errorNumber(of: error), FileWriting.isNoSpace(failure) else { throw error }
+                throw FileWriting.failure(failure, writing: "a snapshot of \(source.path)", to: snapshot, path: replicaPath)
+            }
             return try Store.seedReplica(at: replicaPath, fromSnapshot: snapshot, options: options.replicaOptions)
         }
         status.reseeds += 1

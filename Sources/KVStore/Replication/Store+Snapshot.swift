@@ -65,6 +65,9 @@ extension Store {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try FileManager.default.copyItem(atPath: snapshotFile, toPath: (directory as NSString).appendingPathComponent("data.mdb"))
         } catch {
+            if let failure = FileWriting.errorNumber(of: error), FileWriting.isNoSpace(failure) {
+                throw FileWriting.failure(failure, writing: "a copy of the snapshot", to: (directory as NSString).appendingPathComponent("data.mdb"), path: nil)
+            }
             throw StoreError(.badSnapshot, "\(snapshotFile): cannot copy the snapshot: \(error.localizedDescription)")
         }
         var seedOptions = options
