@@ -41,6 +41,10 @@ struct KVStoreCommand: ParsableCommand {
     /// error — `kvstore: <problem> (see 'kvstore <command> --help')` with status 64 — instead of
     /// ArgumentParser's message followed by the usage text; `--help` and `--version` print as usual.
     static func main() {
+        if let invalid = RawArguments.firstInvalid(in: RawArguments.current()) {
+            StandardError.report(invalid)
+            exit(withError: ExitCode(64))
+        }
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseAsRoot(arguments)
