@@ -54,7 +54,7 @@ enum DirectoryExchange {
     }
 
     private static func syncParent(of path: String) {
-        let fd = open((path as NSString).deletingLastPathComponent, O_RDONLY)
+        let fd = open(PathComponents(path).parent, O_RDONLY)
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)

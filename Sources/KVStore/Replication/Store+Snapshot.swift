@@ -43,8 +43,7 @@ extension Store {
     ///   holds something other than a replica of the snapshot's store; nothing is created then.
     @discardableResult
     public static func seedReplica(at path: String, fromSnapshot snapshotFile: String, options: Store.Options = Store.Options()) throws -> Store {
-        let building = ((path as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent(".\((path as NSString).lastPathComponent).seeding-\(UUID().uuidString)")
+        let building = PathComponents(path).hiddenSibling(".seeding-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: building) }
         try SeedingLeftovers.holdingLock(on: building) {
             let source = try prepareSeed(building, from: snapshotFile, options: options)

@@ -56,13 +56,13 @@ package enum FileWriting {
         var current = URL(fileURLWithPath: path).standardizedFileURL.path
         var status = stat()
         while stat(current, &status) != 0 {
-            let parent = (current as NSString).deletingLastPathComponent
-            if parent == current || parent.isEmpty { return current }
+            let parent = PathComponents(current).parent
+            if parent == current { return current }
             current = parent
         }
         let device = status.st_dev
         while current != "/" {
-            let parent = (current as NSString).deletingLastPathComponent
+            let parent = PathComponents(current).parent
             var parentStatus = stat()
             guard stat(parent, &parentStatus) == 0, parentStatus.st_dev == device else { break }
             current = parent
