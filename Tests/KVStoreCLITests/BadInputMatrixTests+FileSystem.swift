@@ -88,3 +88,53 @@ extension BadInputMatrixTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: fs.path).isEmpty)
     }
 }
+
+extension BadInputMatrixTests {
+    /// A store path that is a dangling symbolic link: every command that would create a store
+    /// there refuses it in one line naming the link's target, and the link stays (a failed command
+    /// took back "its" new store by removing the link); nothing is created where it points.
+    @Test func aDanglingSymbolicLinkIsRefusedAndKept() throws {
+        let dir = try TestDirectory()
+        let good = dir.path("GOOD")
+        try dir.succeed("set", good, "person/ada", "name", #""Ada""#)
+        try dir.export(good, to: "stream")
+        let jsonl = try dir.write(#"{"kind":"note","id":"1","values":{}}"# + "\n" + "not json\n", to: "in.jsonl")
+        let link = dir.path("LINK"), target = dir.path("nowhere")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let commands: [[String]] = [
+            ["set", "LINK", "note/1", "n", "1"], ["load", "LINK", jsonl], ["journal", "apply", "LINK", dir.path("stream")],
+            ["replicate", "GOOD", "LINK"], ["replicate", "GOOD", "LINK", "--snapshot"], ["replay", "GOOD", "--into", "LINK"],
+            ["get", "LINK", "note/1"], ["dump", "LINK"], ["stat", "LINK"],
+        ]
+        let before = Self.contents(of: dir.url.path)
+        for command in commands {
+            let arguments = command.map { ["LINK": link, "GOOD": good][$0] ?? $0 }
+            try dir.fail(arguments, says: "\(link): is a symbolic link to '\(target)', which does not exist")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target, "\(command)")
+            #expect(!FileManager.default.fileExists(atPath: target), "\(command)")
+            #expect(Self.contents(of: dir.url.path) == before, "\(command) changed files")
+        }
+    }
+
+    /// A link to a directory is followed: the store is made in the directory, and a failed
+    /// command takes back only the store's files, never the link or the directory.
+    @Test func aLinkToADirectoryIsFollowedAndKept() throws {
+        let dir = try TestDirectory()
+        let good = dir.path("GOOD"), link = dir.path("LINK"), target = dir.path("target")
+        try dir.succeed("set", good, "person/ada", "name", #""Ada""#)
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let jsonl = try dir.write("not json\n", to: "in.jsonl")
+        try dir.fail(["load", link, jsonl], says: "line 1")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target).isEmpty)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        try dir.succeed("replicate", good, link, "--snapshot")
+        // Behind the source's truncation point: the replica is seeded again, in the link's target.
+        try dir.succeed("set", good, "person/bob", "name", #""Bob""#)
+        try dir.succeed("set", good, "person/cy", "name", #""Cy""#)
+        try dir.succeed("journal", "truncate", good, "--before", "3", "--force")
+        #expect(try dir.succeed("replicate", good, link).stdout.contains("seeded from a snapshot"))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try dir.succeed("diff", good, target).stdout.isEmpty)
+    }
+}

@@ -43,6 +43,8 @@ extension Store {
     ///   holds something other than a replica of the snapshot's store; nothing is created then.
     @discardableResult
     public static func seedReplica(at path: String, fromSnapshot snapshotFile: String, options: Store.Options = Store.Options()) throws -> Store {
+        try StorePath.refuseDanglingLink(path)
+        let path = StorePath.followingLink(path)  // a link to the replica stays a link
         let building = PathComponents(path).hiddenSibling(".seeding-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: building) }
         try SeedingLeftovers.holdingLock(on: building) {
@@ -85,8 +87,7 @@ extension Store {
     /// Checks `path` may be replaced by a replica of `source`: nothing there, an empty
     /// directory, or a replica of `source`.
     private static func checkReplaceable(_ path: String, by source: UUID, options: Store.Options) throws {
-        guard FileManager.default.fileExists(atPath: path),
-              (try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) != true else { return }
+        guard !StoreCreation.isVacant(path) else { return }
         var options = options
         options.createIfMissing = false
         let role: ReplicationRole
