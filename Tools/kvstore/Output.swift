@@ -62,10 +62,36 @@ final class StandardOutput {
 
 /// The tool's standard error: where every failure is reported, as one line.
 enum StandardError {
-    /// Writes `kvstore: <message>` as a single line (line breaks in `message` become spaces).
+    /// Writes `kvstore: <message>` as a single line: line breaks in `message` become spaces, and
+    /// other control characters (which come from input: ids, keys, file names) are written
+    /// escaped, `\x1B` or `\u{9B}`, so that none reaches the terminal (an ESC starts a terminal
+    /// command; a NUL cuts the line for some readers).
     static func report(_ message: String) {
         let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-        FileDescriptorOutput.writeAll(Array("kvstore: \(oneLine)\n".utf8), to: 2)
+        FileDescriptorOutput.writeAll(Array("kvstore: \(escapingControls(oneLine))\n".utf8), to: 2)
+    }
+
+    /// `text` with each control character (C0, DEL, C1) written as an escape.
+    static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory != .control {
+                escaped.unicodeScalars.append(scalar)
+            } else if scalar.value < 0x80 {
+                escaped += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+            } else {
+                escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return escaped
+    }
+}
+
+extension String {
+    /// The string with zeros before it, to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }
 
