@@ -77,3 +77,28 @@ extension BadInputMatrixTests {
         #expect(try dir.succeed("dump", store).lines.count == 1)
     }
 }
+
+extension BadInputMatrixTests {
+    /// A negative number given to a numeric option is one line naming the option and its rule
+    /// (status 64), not "Missing value for '--limit <n>'" (ArgumentParser took `-5` for an option).
+    @Test(arguments: [
+        (["journal", "list", "STORE", "--limit", "-5"], "--limit must be 0 or more, not -5 (see 'kvstore journal list --help')"),
+        (["journal", "list", "STORE", "--since", "-5"], "--since must be 0 or more, not -5 (see 'kvstore journal list --help')"),
+        (["journal", "export", "STORE", "--since", "-1"], "--since must be 0 or more, not -1 (see 'kvstore journal export --help')"),
+        (["load", "STORE", "in.jsonl", "--batch", "-2"], "--batch must be 1 or more, not -2 (see 'kvstore load --help')"),
+        (["journal", "truncate", "STORE", "--before", "-1"], "--before must be 0 or more, not -1 (see 'kvstore journal truncate --help')"),
+        (["replay", "STORE", "--into", "NEW", "--until", "-3"], "--until must be 0 or more, not -3 (see 'kvstore replay --help')"),
+        (["journal", "list", "STORE", "--limit", "-5", "--since", "-2"], "must be 0 or more, not -"),
+    ])
+    func aNegativeOptionValueNamesTheOptionAndItsRule(_ arguments: [String], _ message: String) throws {
+        let dir = try TestDirectory()
+        let store = dir.path("STORE")
+        try dir.succeed("set", store, "person/ada", "name", #""Ada""#)
+        let before = Self.contents(of: dir.url.path)
+        let result = try KVStoreExecutable.run(arguments.map { ["STORE": store, "NEW": dir.path("NEW")][$0] ?? $0 }, in: dir)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stdout.isEmpty && result.stderr.filter { $0 == "\n" }.count == 1, "\(result)")
+        #expect(result.stderr.hasPrefix("kvstore: --") && result.stderr.contains(message), "\(result)")
+        #expect(Self.contents(of: dir.url.path) == before)
+    }
+}
