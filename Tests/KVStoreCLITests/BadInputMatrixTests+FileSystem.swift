@@ -138,3 +138,41 @@ extension BadInputMatrixTests {
         #expect(try dir.succeed("diff", good, target).stdout.isEmpty)
     }
 }
+
+extension BadInputMatrixTests {
+    /// `replicate` and `journal apply` commit in batches: a disk that fills after some batches
+    /// committed fails in one line saying how far the replica got (its checkpoint, as `stat`
+    /// shows it) and that running the command again continues — not "nothing was written". One
+    /// that fills before any batch says nothing was written, and the new replica is removed.
+    @Test(.enabled(if: ScratchFileSystem.isAvailable, Comment(rawValue: ScratchFileSystem.unavailableReason)))
+    func aDiskFillingDuringReplicationSaysWhatWasCommitted() throws {
+        let dir = try TestDirectory()
+        let source = dir.path("source")
+        let loaded = try KVStoreExecutable.run(["load", source, "-", "--batch", "1000"], in: dir, piped: Self.notes(40_000))
+        try #require(loaded.status == 0, "\(loaded)")
+        try dir.export(source, to: "stream")
+        var partial = 0
+        for megabytes in [1, 3, 5, 7] {
+            for (command, arguments) in [("replicate", ["replicate", source]), ("journal apply", ["journal", "apply"])] {
+                let fs = try ScratchFileSystem(size: megabytes << 20)
+                defer { fs.unmount() }
+                let replica = fs.path("replica")
+                let result = try KVStoreExecutable.run(command == "replicate" ? arguments + [replica] : arguments + [replica, dir.path("stream")], in: dir)
+                let what = "\(command), \(megabytes) MiB"
+                FileSystemFaultCommandTests.expectFailure(result, says: "\(replica): no space left on the device", what)
+                guard let through = result.stderr.firstRange(of: "holds the source's entries through ") else {
+                    #expect(result.stderr.hasSuffix("; nothing was written\n"), "\(what): \(result)")
+                    #expect(!FileManager.default.fileExists(atPath: replica), "\(what)")
+                    continue
+                }
+                partial += 1
+                let sequence = result.stderr[through.upperBound...].prefix { $0.isNumber }
+                #expect(!result.stderr.contains("nothing was written"), "\(what): \(result)")
+                #expect(result.stderr.contains("free space and run 'kvstore \(command)' again to continue"), "\(what): \(result)")
+                let stat = try dir.succeed("stat", replica, "--format", "json").stdout
+                #expect(stat.contains(#""applied": \#(sequence),"#), "\(what): \(sequence) vs \(stat)")
+            }
+        }
+        #expect(partial >= 2, "some sizes let batches commit before the disk filled")
+    }
+}
