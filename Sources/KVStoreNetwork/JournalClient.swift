@@ -230,11 +230,12 @@ public final class JournalClient: Sendable {
         var options = options.storeOptions
         options.createIfMissing = true
         return try SeedingLeftovers.withSnapshotFile(beside: path) { descriptor, file in
-            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
             var received: UInt64 = 0
             var frame = first
             while frame.type == .snapshotData {
-                try handle.write(contentsOf: frame.payload)
+                if let failure = frame.payload.withUnsafeBytes({ FileWriting.writeAll($0, to: descriptor) }) {
+                    throw FileWriting.failure(failure, writing: "the snapshot received from \(server)", to: file, path: path)
+                }
                 received += UInt64(frame.payload.count)
                 frame = try answer(connection, expecting: [.snapshotData, .snapshotEnd])
             }

@@ -11,14 +11,15 @@ import Testing
 @Suite struct BadInputMatrixTests {
     /// A store directory that is not a usable store, and the words every command must use for it.
     enum Damage: String, CaseIterable, Sendable {
-        case garbage, truncated, newerFormat, foreignLMDB
+        case garbage, truncated, newerFormat, foreignLMDB, emptyDataFile, emptyEnvironment
 
         var message: String {
             switch self {
             case .garbage: "not a kvstore store (data.mdb is not an LMDB file)"
             case .truncated: "data.mdb is truncated"
             case .newerFormat: "the store has format 2, newer than this kvstore reads (1)"
-            case .foreignLMDB: "not a kvstore store (an LMDB environment without kvstore metadata)"
+            case .foreignLMDB, .emptyEnvironment: "not a kvstore store (an LMDB environment without kvstore metadata)"
+            case .emptyDataFile: "not a kvstore store (data.mdb is empty)"
             }
         }
 
@@ -58,6 +59,13 @@ import Testing
                 let environment = try Environment.open(path: path)
                 let other = try environment.openDatabase("other")
                 try environment.write { txn in try txn.put(Array("k".utf8), Array("v".utf8), in: other) }
+            case .emptyDataFile:
+                // What kvstore before the creation rule left when killed while creating — or damage.
+                try manager.createDirectory(atPath: path, withIntermediateDirectories: false)
+                try Data().write(to: URL(fileURLWithPath: path + "/data.mdb"))
+            case .emptyEnvironment:
+                try manager.createDirectory(atPath: path, withIntermediateDirectories: false)
+                _ = try Environment.open(path: path)
             }
         }
     }
@@ -135,6 +143,10 @@ extension BadInputMatrixTests {
         (["load", "STORE", "-"], #"{"kind":"note","id":"1","values":{}}"# + "\n" + #"{"kind":"note","id":"\#(longID)","values":{}}"#,
          "line 2: invalid record reference 'note/xxx"),
         (["load", "STORE", "-"], #"{"kind":"note","id":"1","values":{}}"# + "\n\u{FF}\n", "line 2"),
+        (["load", "STORE", "-"], #"{"kind":"no\u0000te","id":"1","values":{}}"#, #"line 1: invalid record reference 'no\x00te'"#),
+        (["load", "STORE", "-"], #"{"kind":"note","id":"a\u009b\u0007","values":{}}"#, #"invalid record reference 'note/a\u{9B}\x07'"#),
+        (["get", "STORE", "note/\u{1B}[31mred"], nil, #"invalid record reference 'note/\x1B[31mred'"#),
+        (["get", "STORE", "person/ada", "x.\u{1B}]0;title\u{7}."], nil, #"invalid key path 'x.\x1B]0;title\x07.'"#),
         (["set", "STORE", "note/" + longID, "k", "1"], nil, "kind and id take 605 bytes, more than LMDB's key limit of 511"),
         (["get", "STORE", "note/" + longID], nil, "kind and id take 605 bytes"),
         (["rm", "STORE", "note/" + longID], nil, "kind and id take 605 bytes"),

@@ -39,3 +39,37 @@ struct FullDiskOutputTests {
         #expect(result.stderr == "kvstore: cannot write to standard output: No space left on device\n")
     }
 }
+
+extension FullDiskOutputTests {
+    /// Every other command that prints: its output to a full device is an error too (status 2 for
+    /// `verify` and `diff`, whose 1 means findings), whatever it did before printing.
+    /// Each command, and the status its errors exit with.
+    static let printingCommands: [([String], Int32)] = [
+        (["render", "STORE", "person/ada", "--text", "[[name]]"], 1), (["verify", "STORE"], 2), (["diff", "STORE", "OTHER"], 2),
+        (["journal", "list", "STORE", "--format", "table"], 1),
+        (["journal", "consumers", "STORE", "--register", "x"], 1), (["dump", "STORE", "--format", "json"], 1),
+        (["replay", "STORE", "--into", "NEW"], 1), (["replicate", "STORE", "NEW"], 1), (["demo", "NEW"], 1),
+        (["journal", "truncate", "STORE", "--before", "1"], 1), (["value", "STORE", "person", "@count"], 1),
+    ]
+
+    @Test(arguments: printingCommands)
+    func everyCommandThatPrintsFailsWhenItsOutputCannotBeWritten(arguments: [String], status: Int32) throws {
+        let dir = try TestDirectory()
+        let store = dir.path("store")
+        try dir.succeed("set", store, "person/ada", "name", #""Ada""#)
+        try dir.succeed("set", dir.path("other"), "person/bob", "name", #""Bob""#)
+        let places = ["STORE": store, "OTHER": dir.path("other"), "NEW": dir.path("new")]
+        let result = try dir.runWritingToAFullDisk(arguments.map { places[$0] ?? $0 })
+        #expect(result.status == status, "\(arguments): \(result.stderr)")
+        #expect(result.stderr == "kvstore: cannot write to standard output: No space left on device\n", "\(arguments)")
+    }
+
+    @Test func anExportToAFullDeviceFails() throws {
+        let dir = try TestDirectory()
+        let store = dir.path("store")
+        try dir.succeed("set", store, "person/ada", "name", #""Ada""#)
+        let result = try dir.runWritingToAFullDisk(["journal", "export", store])
+        #expect(result.status == 1)
+        #expect(result.stderr == "kvstore: writing the stream to standard output failed: No space left on device\n")
+    }
+}

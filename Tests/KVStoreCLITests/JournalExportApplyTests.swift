@@ -24,26 +24,31 @@ import Testing
         try dir.succeed("verify", dir.path("b"))
     }
 
-    /// An apply killed right after LMDB made the store's files, before its first commit, leaves an
-    /// empty data file or an empty environment: applying again finishes making the store.
-    @Test func anApplyKilledBeforeTheStoresFirstCommitCanBeRunAgain() throws {
+    /// An apply killed while it created the store leaves only the creation's hidden building
+    /// directory (the store is built there and linked in whole): applying again makes the store.
+    /// An empty data file or an empty environment is no interrupted creation: it is refused like
+    /// any damaged store, never replaced by a new one.
+    @Test func anApplyKilledWhileCreatingTheStoreCanBeRunAgain() throws {
         try dir.export(a, to: "a.stream")
         let entries = try dir.succeed("journal", "list", a).lines.count
+        let leftover = dir.path("killed/.kvstore-creating-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: leftover, withIntermediateDirectories: true)
+        _ = try Environment.open(path: leftover)
+        let applied = try dir.succeed("journal", "apply", dir.path("killed"), dir.path("a.stream"))
+        #expect(applied.stdout.hasPrefix("applied \(entries) entries, skipped 0"))
+        #expect(try dir.succeed("diff", a, dir.path("killed")).stdout.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("killed")).sorted() == ["data.mdb", "lock.mdb"])
+
         try FileManager.default.createDirectory(atPath: dir.path("empty-file"), withIntermediateDirectories: true)
         try dir.write([], to: "empty-file/data.mdb")
-        try dir.write([], to: "empty-file/lock.mdb")
         try FileManager.default.createDirectory(atPath: dir.path("empty-environment"), withIntermediateDirectories: true)
         _ = try Environment.open(path: dir.path("empty-environment"))
-        for name in ["empty-file", "empty-environment"] {
-            let applied = try dir.succeed("journal", "apply", dir.path(name), dir.path("a.stream"))
-            #expect(applied.stdout.hasPrefix("applied \(entries) entries, skipped 0"), "\(name)")
-            #expect(try dir.succeed("diff", a, dir.path(name)).stdout.isEmpty)
-        }
-        // An environment holding something else is still not taken for a store.
         try FileManager.default.createDirectory(atPath: dir.path("other"), withIntermediateDirectories: true)
         let other = try Environment.open(path: dir.path("other"))
         try other.write { try $0.put(Array("k".utf8), Array("v".utf8), in: $0.mainDatabase()) }
-        try dir.fail("journal", "apply", dir.path("other"), dir.path("a.stream"), with: "not a kvstore store")
+        for name in ["empty-file", "empty-environment", "other"] {
+            try dir.fail("journal", "apply", dir.path(name), dir.path("a.stream"), with: "\(dir.path(name)): not a kvstore store")
+        }
     }
 
     @Test func applyingTwiceChangesNothing() throws {

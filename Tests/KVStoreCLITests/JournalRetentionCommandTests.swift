@@ -44,6 +44,29 @@ import Testing
         #expect(try sequences() == [6])
     }
 
+    /// `--since` a sequence the journal was truncated past is an error naming the first sequence
+    /// held, for `list` (plain and following) and `export` — never a listing or stream that
+    /// silently starts later with status 0. Without `--since` they start at the first entry held.
+    @Test func sinceATruncatedSequenceIsRefusedNamingTheFirstHeld() throws {
+        try dir.succeed("journal", "truncate", store, "--before", "4")
+        for since in ["0", "1", "3"] {
+            let message = "--since \(since): the journal was truncated past it; the first entry it holds is 4"
+            try fails("journal", "list", store, "--since", since, with: message)
+            try fails("journal", "list", store, "--since", since, "--follow", with: message)
+            try fails("journal", "list", store, "--since", since, "--format", "table", with: message)
+            let export = try dir.kvstore(["journal", "export", store, "--since", since], output: "stream")
+            #expect(export.status == 1 && export.stderr == "kvstore: \(message) (entries \(max(Int(since)!, 1))…3 are gone)\n", "\(export)")
+        }
+        #expect(try sequences() == [4, 5])
+        #expect(try dir.succeed("journal", "list", store, "--since", "4").lines.count == 2)
+        #expect(try dir.kvstore(["journal", "export", store, "--since", "5"], output: "stream").status == 0)
+        #expect(try dir.kvstore(["journal", "export", store], output: "stream").status == 0)
+        // Truncated through the last entry: the first held is the next one to be made.
+        try dir.succeed("journal", "truncate", store, "--before", "6")
+        try fails("journal", "list", store, "--since", "5", with: "the first entry it holds is 6")
+        #expect(try dir.succeed("journal", "list", store, "--since", "6").stdout.isEmpty)
+    }
+
     @Test func aConsumerBlocksTruncationUnlessForced() throws {
         try dir.succeed("journal", "consumers", store, "--register", "indexer", "--after", "2")
         let before = try state()

@@ -11,9 +11,9 @@ extension TestDirectory {
             arguments, in: self, input: input.map { URL(fileURLWithPath: path($0)) }, output: URL(fileURLWithPath: path(output)))
     }
 
-    /// Exports `store`'s journal (from `since`) to the file `name` here.
-    func export(_ store: String, since: UInt64 = 1, to name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let result = try kvstore(["journal", "export", store, "--since", String(since)], output: name)
+    /// Exports `store`'s journal (from `since`; by default from its first entry) to the file `name` here.
+    func export(_ store: String, since: UInt64? = nil, to name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try kvstore(["journal", "export", store] + (since.map { ["--since", String($0)] } ?? []), output: name)
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result)", sourceLocation: sourceLocation)
     }
 

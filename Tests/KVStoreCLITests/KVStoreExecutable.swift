@@ -56,9 +56,12 @@ enum KVStoreExecutable {
     /// Runs `kvstore arguments…` in `directory`, capturing its output through files there.
     /// With `input`, standard input reads that file; with `output`, standard output goes to that
     /// file (binary output) and the result's `stdout` is empty. With `launcher` (a program and its
-    /// arguments, such as `setpriv --reuid=…`), that program runs the executable.
+    /// arguments, such as `setpriv --reuid=…`), that program runs the executable. With `piped`,
+    /// standard input is a pipe those bytes are written to (by another thread) and then closed.
+    /// `environment` adds to (or replaces) the test process's environment variables.
     static func run(
-        _ arguments: [String], in directory: TestDirectory, input: URL? = nil, output: URL? = nil, launcher: [String] = []
+        _ arguments: [String], in directory: TestDirectory, input: URL? = nil, output: URL? = nil, launcher: [String] = [],
+        piped: Data? = nil, environment: [String: String] = [:]
     ) throws -> CommandResult {
         let executable = try #require(url, "the kvstore executable was not found next to the tests")
         let id = UUID().uuidString
@@ -75,7 +78,23 @@ enum KVStoreExecutable {
         process.standardInput = try input.map(FileHandle.init(forReadingFrom:)) ?? FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        let pipe = piped.map { _ in Pipe() }
+        if let pipe { process.standardInput = pipe }
         try process.run()
+        if let pipe, let piped {
+            try pipe.fileHandleForReading.close()
+            let writer = pipe.fileHandleForWriting
+            // The command may stop reading early (an error): a write to the closed pipe then fails
+            // with EPIPE, which must not end the test process with SIGPIPE.
+            signal(SIGPIPE, SIG_IGN)
+            Thread.detachNewThread {
+                try? writer.write(contentsOf: piped)
+                try? writer.close()
+            }
+        }
         process.waitUntilExit()
         try out.close()
         try err.close()

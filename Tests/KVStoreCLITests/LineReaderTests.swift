@@ -23,3 +23,48 @@ import Testing
         #expect(reader.lineNumber == 40)
     }
 }
+
+extension LineReaderTests {
+    /// Writes `lines` (each `count` copies of `byte`, or a given line), each ended by a line break,
+    /// to `name` in `dir`. - Returns: the path.
+    private static func file(_ dir: TestDirectory, _ name: String, lines: [(byte: UInt8, count: Int)]) throws -> String {
+        let path = dir.path(name)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        for line in lines { try handle.write(contentsOf: Data(repeating: line.byte, count: line.count) + [10]) }
+        try handle.close()
+        return path
+    }
+
+    /// A line of the limit is read; one byte more is an error naming the line and the limit,
+    /// before the line is held whole.
+    @Test func aLineLongerThanTheLimitIsAnErrorNamingIt() throws {
+        let dir = try TestDirectory()
+        let limit = 3 << 20  // the real limit in the load tests: lines of several chunks here
+        let path = try Self.file(dir, "long.txt", lines: [(65, 10), (66, limit), (67, limit + 1), (68, 10)])
+        let reader = try LineReader(path: path, lineLimit: limit)
+        #expect(try reader.nextLine()?.count == 10)
+        #expect(try reader.nextLine()?.count == limit)
+        #expect(throws: CommandError.self) { try reader.nextLine() }
+        do { _ = try reader.nextLine() } catch {
+            #expect(error.description == "line 3: longer than 3 MiB (3145728 bytes), the longest line load reads")
+        }
+    }
+
+    /// Reading one long line takes about as long as reading as many bytes in short lines: each
+    /// byte is searched for a line break once and copied a bounded number of times (a 128 MiB
+    /// line took 8 s, a 1 GiB one 8 minutes, as each chunk searched and copied the line so far).
+    @Test func oneLongLineReadsInLinearTime() throws {
+        let dir = try TestDirectory()
+        let size = 32 << 20
+        let long = try Self.file(dir, "long.txt", lines: [(65, size)])
+        let short = try Self.file(dir, "short.txt", lines: Array(repeating: (66, 1023), count: size >> 10))
+        func readingTime(_ path: String) throws -> Duration {
+            let reader = try LineReader(path: path)
+            return try ContinuousClock().measure { while try reader.nextLine() != nil {} }
+        }
+        _ = try readingTime(short)  // the page cache warmed alike
+        let (longTime, shortTime) = (try readingTime(long), try readingTime(short))
+        #expect(longTime < shortTime * 3 + .milliseconds(300), "one line: \(longTime), short lines: \(shortTime)")
+    }
+}

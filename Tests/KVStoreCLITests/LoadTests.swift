@@ -163,3 +163,26 @@ extension Array where Element == Value {
         return sorted { key($0).lexicographicallyPrecedes(key($1)) }
     }
 }
+
+extension LoadTests {
+    /// A line longer than `load`'s stated limit (128 MiB, in `load --help`) is one error naming the
+    /// line and the limit, read in linear time, and nothing is loaded.
+    @Test func aLineOverTheLimitIsRefusedNamingItAndTheLimit() throws {
+        let dir = try TestDirectory()
+        let store = dir.path("store")
+        try dir.succeed("set", store, "person/ada", "name", #""Ada""#)
+        let path = dir.path("long.jsonl")
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let head = Data(#"{"kind":"note","id":"2","values":{"text":""#.utf8), tail = Data(#""}}"#.utf8 + [10])
+        try handle.write(contentsOf: Data(#"{"kind":"note","id":"1","values":{}}"#.utf8 + [10]) + head)
+        let text = (128 << 20) + 1 - head.count - tail.count + 1   // the line: one byte over the limit
+        for _ in 0..<(text >> 20) { try handle.write(contentsOf: Data(repeating: UInt8(ascii: "x"), count: 1 << 20)) }
+        try handle.write(contentsOf: Data(repeating: UInt8(ascii: "x"), count: text % (1 << 20)) + tail)
+        try handle.close()
+        let before = try dir.snapshot(store)
+        try dir.fail(["load", store, path], says: "line 2: longer than 128 MiB (134217728 bytes), the longest line load reads; nothing was loaded")
+        #expect(try dir.snapshot(store) == before)
+        #expect(try dir.succeed("load", "--help").stdout.contains("A line may be at most 128 MiB"))
+    }
+}

@@ -24,6 +24,16 @@ import TestSupport
         get throws { try dir.withStore("source") { try $0.read { try $0.lastSequence() } } }
     }
 
+    /// A replica named with one character, relative to the working directory (Foundation's path
+    /// methods trapped on it): replicated, seeded and replicated again like any other.
+    @Test func aOneLetterReplicaPathWorks() throws {
+        for (name, extra) in [("e", [String]()), ("f/", ["--snapshot"]), ("g", ["--snapshot"])] {
+            try dir.succeed(["replicate", source, name] + extra)
+            try dir.succeed(["replicate", source, name] + extra)
+            #expect(try dir.succeed("diff", source, name).stdout.isEmpty, "\(name)")
+        }
+    }
+
     @Test func replicateCreatesAnIdenticalReplicaThatVerifiesAndReportsItsLag() throws {
         let last = try sourceLast, id = try sourceID
         let result = try dir.succeed("replicate", source, replica)

@@ -18,7 +18,8 @@ extension TestDirectory {
     }
 
     /// Runs `kvstore arguments…` here and expects the one-line failure every error gives:
-    /// status 1, nothing on standard output, `kvstore: …` containing `message` on standard error.
+    /// status 1, nothing on standard output, `kvstore: …` containing `message` on standard error,
+    /// without control characters (those from input are written escaped).
     @discardableResult
     func fail(
         _ arguments: [String], input: String? = nil, says message: String,
@@ -30,6 +31,8 @@ extension TestDirectory {
         #expect(result.stderr.hasPrefix("kvstore: ") && result.stderr.filter { $0 == "\n" }.count == 1
                 && result.stderr.hasSuffix("\n"), "one line: \(result)", sourceLocation: sourceLocation)
         #expect(result.stderr.contains(message), "\(arguments): \(result)", sourceLocation: sourceLocation)
+        #expect(!result.stderr.dropLast().unicodeScalars.contains { $0.properties.generalCategory == .control },
+                "no control character reaches the terminal: \(arguments): \(result)", sourceLocation: sourceLocation)
         return result
     }
 

@@ -29,6 +29,18 @@ import Testing
         }
     }
 
+    /// The error quotes the reference as it was written, not the part found wrong.
+    @Test(arguments: [("/ada", "the kind is empty"), ("ada/", "the id is empty"), ("no kind/1", "the kind may hold only"),
+                      ("9to5/x", "the kind may hold only"), ("note/a\u{7}", "the id contains a control character")])
+    func aParseErrorQuotesTheReferenceAsWritten(_ text: String, _ problem: String) {
+        #expect {
+            try RecordRef(text)
+        } throws: { error in
+            let error = error as? RecordRefError
+            return error?.ref == text && error?.problem.hasPrefix(problem) == true
+        }
+    }
+
     @Test func rejectsKeysLongerThanLMDBAllows() {
         let id = String(repeating: "x", count: 600)
         #expect(throws: RecordRefError.self) { try RecordRef(kind: "k", id: id) }

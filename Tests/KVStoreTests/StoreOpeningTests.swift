@@ -64,7 +64,7 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
         #expect(try FileManager.default.attributesOfItem(atPath: path + "/data.mdb")[.size] as? Int == 0)
     }
 
-    @Test func anEmptyLMDBEnvironmentIsNotMadeAStoreWhenNotCreating() throws {
+    @Test func anEmptyLMDBEnvironmentIsNotMadeAStore() throws {
         let path = TemporaryStore.freshPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -72,7 +72,24 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
         var options = Store.Options()
         options.createIfMissing = false
         #expect(performing: { try Store(path: path, options: options) }, throws: storeError(.notAStore))
-        #expect(throws: Never.self) { try Store(path: path) }   // creating is allowed by default
+        // Nor when creating: a creation never leaves one in a store's directory (see
+        // StoreCreation), so it is damage, not a creation to finish.
+        #expect(performing: { try Store(path: path) }, throws: storeError(.notAStore))
+    }
+
+    /// An empty data file is refused when creating too, and left as it is: never replaced by a
+    /// new store with a new id.
+    @Test func anEmptyDataFileIsNotReplacedByANewStore() throws {
+        let path = TemporaryStore.freshPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: path + "/data.mdb", contents: nil)
+        #expect {
+            try Store(path: path)
+        } throws: { error in
+            (error as? StoreError)?.code == .notAStore && "\(error)".contains("data.mdb is empty")
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: path + "/data.mdb")[.size] as? Int == 0)
     }
 
     @Test func aCorruptDataFileIsNotAStore() throws {

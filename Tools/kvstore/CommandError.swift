@@ -29,7 +29,7 @@ extension ParsableCommand {
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            StandardError.report(String(describing: error))
+            StandardError.report(CommandMessage.text(of: error))
             throw ExitCode.failure
         }
     }

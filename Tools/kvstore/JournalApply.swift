@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import KVStore
 
 /// `kvstore journal apply PATH [FILE|-]`: applies another store's exported journal.
@@ -48,7 +49,7 @@ struct JournalApplyCommand: ParsableCommand {
             if let start = input.openEndedStart {
                 let reader = try JournalStreamReader(start: start, fileDescriptor: input.descriptor)
                 try refuseGapInANewStore(reader.header)
-                let summary = try applying { store in try store.applyJournal(reader) }
+                let summary = try applying(from: reader.header.storeID) { store in try store.applyJournal(reader) }
                 try printSummary(summary, of: reader.header)
                 return
             }
@@ -61,7 +62,7 @@ struct JournalApplyCommand: ParsableCommand {
             let progress = Progress(label: "applying", unit: "entries", total: Int(check.count))
             let summary: Store.JournalApplySummary
             do {
-                summary = try applying { store in
+                summary = try applying(from: header.storeID) { store in
                     try store.checkApplicable(header)
                     return try store.applyJournal(reader) { progress.advance(by: $0) }
                 }
@@ -75,16 +76,22 @@ struct JournalApplyCommand: ParsableCommand {
     }
 
     /// Opens (or creates) the store and runs `apply` on it. When it fails and the store is one
-    /// this command created, with nothing applied, the store and the directories made for it go.
-    private func applying(_ apply: (Store) throws -> Store.JournalApplySummary) throws -> Store.JournalApplySummary {
+    /// this command created, with nothing applied, the store and the directories made for it go;
+    /// when batches were committed before the failure, the error says how far the store got.
+    private func applying(from source: UUID, _ apply: (Store) throws -> Store.JournalApplySummary) throws -> Store.JournalApplySummary {
         let newStore = NewStore(at: path)
         var store: Store? = try StoreAccess.openCreating(path)
+        let before = try store!.read { try $0.replicationCheckpoint(for: source) }
         do {
             return try apply(store!)
         } catch {
             let appliedNothing = (try? store?.read { try $0.lastSequence() }) == 0
+            let after = (try? store?.read { try $0.replicationCheckpoint(for: source) }) ?? before
             store = nil   // closes the store before its files go
             if appliedNothing { newStore.remove() }
+            if after > before {
+                throw PartialProgress.error(error, store: path, through: after, applied: nil, command: "kvstore journal apply")
+            }
             throw error
         }
     }

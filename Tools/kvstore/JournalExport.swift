@@ -16,7 +16,8 @@ struct JournalExportCommand: ParsableCommand {
             The stream carries the store's id, the range of sequences, and every entry from \
             --since on (through the last when the export started), each frame with a CRC-32; \
             'kvstore journal apply' reads it into another store. It works over pipes and ssh. \
-            Standard output must not be a terminal.
+            Standard output must not be a terminal. A --since the journal was truncated past is \
+            an error naming the first entry it holds (without --since, the stream starts there).
 
             --follow writes an open-ended stream: the entries there now, then each commit as it \
             is committed (by any process), never splitting a commit, until SIGINT or SIGTERM \
@@ -32,8 +33,8 @@ struct JournalExportCommand: ParsableCommand {
     @Argument(help: "The store's directory.")
     var path: String
 
-    @Option(help: ArgumentHelp("Start at this sequence number (included).", valueName: "seq"))
-    var since: UInt64 = 1
+    @Option(help: ArgumentHelp("Start at this sequence number (included; default: the first entry held).", valueName: "seq"))
+    var since: UInt64?
 
     @Flag(help: "Keep writing new commits as they are committed, until interrupted.")
     var follow = false
@@ -44,6 +45,7 @@ struct JournalExportCommand: ParsableCommand {
                 throw CommandError("standard output is a terminal; redirect the binary stream to a file or a pipe")
             }
             let store = try StoreAccess.openForReading(path)
+            try JournalStart.check(since: since, in: store)
             let follow = follow
             let output: ([UInt8]) throws -> Void = { bytes in
                 // A follow export ends when standard output closes (see stopOnSignalsOrClosedOutput).
@@ -52,12 +54,12 @@ struct JournalExportCommand: ParsableCommand {
                 }
             }
             guard follow else {
-                try store.exportJournal(since: since, to: output)
+                try store.exportJournal(since: since ?? 1, to: output)
                 return
             }
             var stopping: [any DispatchSourceProtocol] = []
             defer { stopping.forEach { $0.cancel() } }
-            try store.exportJournal(since: since, following: JournalFollowOptions(), onStart: { follower in
+            try store.exportJournal(since: since ?? 1, following: JournalFollowOptions(), onStart: { follower in
                 stopping = JournalFollowing.stopOnSignalsOrClosedOutput(follower)
             }, to: output)
         }

@@ -60,6 +60,7 @@ struct JournalListCommand: ParsableCommand {
                 return
             }
             let store = try StoreAccess.openForReading(path)
+            try JournalStart.check(since: since, in: store)
             let output = StandardOutput()
             try JournalListing.write(store, since: since ?? 1, limit: limit, format: format, to: output)
             try output.finish()
@@ -69,13 +70,15 @@ struct JournalListCommand: ParsableCommand {
 
 extension JournalListCommand {
     /// `--follow` or `--consumer`: see ``JournalFollowing``. Like a plain listing, an ephemeral
-    /// follower starts at `--since` or at the journal's first entry, whichever is later.
+    /// follower starts at `--since` (an error when the journal was truncated past it) or at the
+    /// journal's first entry.
     private func followingOrConsuming() throws {
         let store = try consumer == nil ? StoreAccess.openForReading(path) : StoreAccess.openExisting(path)
         let start: JournalFollowing.Start
         if let consumer {
             start = .consumer(try store.consumer(named: consumer))
         } else {
+            try JournalStart.check(since: since, in: store)
             start = .after(max(max(since ?? 1, 1) - 1, try store.read { try $0.oldestCoveredCursor() }))
         }
         try JournalFollowing(store: store, start: start, limit: limit, format: format).run(follow: follow)

@@ -41,15 +41,30 @@ struct KVStoreCommand: ParsableCommand {
     /// error — `kvstore: <problem> (see 'kvstore <command> --help')` with status 64 — instead of
     /// ArgumentParser's message followed by the usage text; `--help` and `--version` print as usual.
     static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let invalid = RawArguments.firstInvalid(in: RawArguments.current()) {
+            StandardError.report(invalid)
+            exit(withError: ExitCode(64))
+        }
+        var arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            var command = try parseAsRoot(arguments)
+            var command: any ParsableCommand
+            while true {
+                do {
+                    command = try parseAsRoot(arguments)
+                    break
+                } catch {
+                    // `--limit -5`: the -5 was read as an option; give it to --limit.
+                    guard let joined = NegativeValues.joined(arguments, after: self.message(for: error)) else { throw error }
+                    arguments = joined
+                }
+            }
             try command.run()
         } catch {
             let code = exitCode(for: error)
             if code == .success || error is ExitCode { exit(withError: error) }
             var message = self.message(for: error)
                 .split(separator: "\n").first.map(String.init) ?? "invalid command line"
+            message = NegativeValues.rule(for: message) ?? message
             if message.hasPrefix("Missing expected argument"),
                let number = arguments.prefix(while: { $0 != "--" }).first(where: { $0.count > 1 && $0.hasPrefix("-") && Double($0) != nil }) {
                 message += "; '\(number)' was read as an option: put '--' before a negative number"

@@ -9,7 +9,9 @@ struct LoadCommand: ParsableCommand {
         abstract: "Insert records from jsonl, the format 'kvstore dump' writes.",
         discussion: """
             Each line is one record, {"kind":…,"id":…,"values":{…}} with typed JSON values; \
-            blank lines are skipped. A line without "id" gets a generated one (time-ordered, as \
+            blank lines are skipped. A line may be at most 128 MiB (134,217,728 bytes: the \
+            typed JSON of the largest record a 64 MiB journal frame carries, its bytes in \
+            base64); a longer one is an error naming it. A line without "id" gets a generated one (time-ordered, as \
             the library's insert makes). Every record is inserted through the journal (one \
             recordInserted entry each). Creates the store when nothing is at PATH (or PATH is \
             an empty directory). Reads standard input when FILE is - or absent.

@@ -1,3 +1,4 @@
+import KVStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -50,18 +51,47 @@ final class StandardOutput {
     /// (`EPIPE`, e.g. `| head`) is not an error: its reader has what it wanted.
     func finish() throws {
         flush()
-        if let failure, failure != EPIPE {
-            throw CommandError("cannot write to standard output: \(String(cString: strerror(failure)))")
-        }
+        if let failure, failure != EPIPE { throw Self.writeError(failure) }
+    }
+
+    /// The error for a write to standard output that failed with `failure` (an `errno`).
+    static func writeError(_ failure: Int32) -> CommandError {
+        CommandError("cannot write to standard output: \(String(cString: strerror(failure)))")
     }
 }
 
 /// The tool's standard error: where every failure is reported, as one line.
 enum StandardError {
-    /// Writes `kvstore: <message>` as a single line (line breaks in `message` become spaces).
+    /// Writes `kvstore: <message>` as a single line: line breaks in `message` become spaces, and
+    /// other control characters (which come from input: ids, keys, file names) are written
+    /// escaped, `\x1B` or `\u{9B}`, so that none reaches the terminal (an ESC starts a terminal
+    /// command; a NUL cuts the line for some readers).
     static func report(_ message: String) {
         let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-        FileDescriptorOutput.writeAll(Array("kvstore: \(oneLine)\n".utf8), to: 2)
+        FileDescriptorOutput.writeAll(Array("kvstore: \(escapingControls(oneLine))\n".utf8), to: 2)
+    }
+
+    /// `text` with each control character (C0, DEL, C1) written as an escape.
+    static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory != .control {
+                escaped.unicodeScalars.append(scalar)
+            } else if scalar.value < 0x80 {
+                escaped += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+            } else {
+                escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return escaped
+    }
+}
+
+extension String {
+    /// The string with zeros before it, to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }
 
@@ -71,17 +101,6 @@ enum FileDescriptorOutput {
     /// - Returns: nil when everything was written, or the `errno` of the write that failed.
     @discardableResult
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
-        bytes.withUnsafeBytes { raw -> Int32? in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
+        FileWriting.writeAll(bytes, to: descriptor)
     }
 }

@@ -51,6 +51,7 @@ struct ReplayCommand: ParsableCommand {
             }
             let source = try StoreAccess.openForReading(path)
             try source.checkReplayable()
+            try StorePath.refuseDanglingLink(into)
             guard StoreAccess.isAbsentOrEmptyDirectory(into) else {
                 throw CommandError("\(into): not empty; replay builds a new store (nothing there, or an empty directory)")
             }
@@ -62,7 +63,7 @@ struct ReplayCommand: ParsableCommand {
                 replayed = try source.replayJournal(into: StoreAccess.openCreating(into), until: limit) { progress.advance(by: $0) }
             } catch {
                 progress.clear()
-                newStore.remove()
+                newStore.remove(journaled: true)
                 throw error
             }
             progress.finish()

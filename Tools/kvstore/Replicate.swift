@@ -101,6 +101,10 @@ struct ReplicateCommand: ParsableCommand {
             return try run { status in latest.withLock { $0 = status } }
         } catch {
             if newStore.isNew && Self.holdsNothing(destination) { newStore.remove() }
+            // Batches committed before the failure stay: say how far the replica got.
+            if let status = latest.withLock({ $0 }), status.applied > 0 || status.reseeds > 0 {
+                throw PartialProgress.error(error, store: destination, through: status.appliedSequence, applied: status.applied, command: "kvstore replicate")
+            }
             throw error
         }
     }

@@ -21,24 +21,22 @@ enum StoreAccess {
     }
 
     /// Opens a store for writing (`set`), creating it when nothing is at `path` or the directory
-    /// there is empty. A directory holding other files is not taken over: it must already be a store,
-    /// or one whose making was interrupted before its first commit (a `data.mdb` that is empty, or
-    /// an LMDB environment with nothing in it), which opening finishes.
+    /// there holds no store yet (nothing, or only what interrupted creations leave: see
+    /// `StoreCreation`). A directory holding other files is not taken over: it must already be a
+    /// store. Several processes may create one store at once: one makes it, the others open it.
     /// - Parameter mapSize: the map size to start with, when more than the store's (`load` sizes
     ///   it for its input, so the write need not grow the map and start again).
     static func openCreating(_ path: String, mapSize: Int? = nil) throws(StoreError) -> Store {
         var options = Store.Options()
         if let mapSize { options.mapSize = max(options.mapSize, mapSize) }
-        options.createIfMissing = isAbsentOrEmptyDirectory(path) || holdsStore(path)
+        options.createIfMissing = isAbsentOrEmptyDirectory(path)
         return try Store(path: path, options: options)
     }
 
-    /// True when nothing is at `path`, or an empty directory.
+    /// True when nothing is at `path` (not even a dangling symbolic link), or a directory without
+    /// a store or any other file in it (see `StoreCreation.isVacant`).
     static func isAbsentOrEmptyDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return true }
-        guard isDirectory.boolValue else { return false }
-        return (try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) ?? false
+        StoreCreation.isVacant(path)
     }
 
     /// True when `path` is a directory with a store's data file in it.

@@ -41,16 +41,20 @@ final class StreamInput {
             return
         }
         defer { if source != 0 { close(source) } }
-        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("kvstore-apply-\(UUID().uuidString)")
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("kvstore-spool-\(UUID().uuidString)")
         descriptor = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else { throw CommandError("cannot create a temporary file for standard input: \(String(cString: strerror(errno)))") }
         spool = path
         openEndedStart = nil
-        FileDescriptorOutput.writeAll(start, to: descriptor)
-        while true {
-            let bytes = try Self.readBytes(upTo: 1 << 16, from: source)
-            if bytes.isEmpty { break }
-            FileDescriptorOutput.writeAll(bytes, to: descriptor)
+        var bytes = start
+        while !bytes.isEmpty {
+            if let failure = FileWriting.writeAll(bytes, to: descriptor) {
+                // A stream cut short here would read as a shorter input: fail instead, naming where.
+                var message = FileWriting.message(failure, writing: "the temporary copy of standard input", to: path)
+                if FileWriting.isNoSpace(failure) { message += "; set TMPDIR to a directory with room" }
+                throw CommandError(message)
+            }
+            bytes = try Self.readBytes(upTo: 1 << 16, from: source)
         }
         try rewind()
     }

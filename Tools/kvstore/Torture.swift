@@ -61,7 +61,10 @@ struct TortureCommand: ParsableCommand {
                         }
                     }
                 }
-                FileDescriptorOutput.writeAll(Array("\(name) \(commit)\n".utf8), to: 1)
+                // An acknowledgement that cannot be written would make the tests miscount commits.
+                if let failure = FileDescriptorOutput.writeAll(Array("\(name) \(commit)\n".utf8), to: 1) {
+                    throw StandardOutput.writeError(failure)
+                }
             }
         }
     }

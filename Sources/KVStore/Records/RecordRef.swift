@@ -35,13 +35,19 @@ public struct RecordRef: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Parses `kind/id`.
-    /// - Throws: ``RecordRefError`` when there is no `/`, or the kind or id is invalid.
+    /// - Throws: ``RecordRefError`` when there is no `/`, or the kind or id is invalid; its
+    ///   ``RecordRefError/ref`` is `text` as given (shortened when very long).
     public init(_ text: String) throws(RecordRefError) {
         // By bytes: '/' is ASCII, so the index is a character boundary too.
         guard let slash = text.utf8.firstIndex(of: UInt8(ascii: "/")) else {
             throw RecordRefError(ref: text, problem: "a record reference is KIND/ID, with a '/'")
         }
-        try self.init(kind: String(text[..<slash]), id: String(text[text.utf8.index(after: slash)...]))
+        do {
+            try self.init(kind: String(text[..<slash]), id: String(text[text.utf8.index(after: slash)...]))
+        } catch {
+            // The reference as typed (`/ada`), not the part found wrong (`/`).
+            throw RecordRefError(ref: text.count > 80 ? String(text.prefix(80)) + "…" : text, problem: error.problem)
+        }
     }
 
     /// `kind/id`.

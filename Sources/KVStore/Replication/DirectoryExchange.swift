@@ -14,8 +14,9 @@ enum DirectoryExchange {
     /// moved aside, and moved back if `new` cannot take its place. Any other failure leaves both
     /// where they were. The parent directory is synced.
     static func replace(_ path: String, with new: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else {
-            try FileManager.default.moveItem(atPath: new, toPath: path)
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            try move(new, to: path, path: path)
             return syncParent(of: path)
         }
         let failure = exchange(new, path)
@@ -25,18 +26,29 @@ enum DirectoryExchange {
             return
         }
         guard failure == EINVAL || failure == ENOSYS || failure == ENOTSUP else {
-            throw StoreError(.storage, "cannot put the new replica in place: \(String(cString: strerror(failure)))", path: path)
+            throw placingError(failure, path: path)
         }
         let aside = new + ".old"
-        try FileManager.default.moveItem(atPath: path, toPath: aside)
+        try move(path, to: aside, path: path)
         do {
-            try FileManager.default.moveItem(atPath: new, toPath: path)
+            try move(new, to: path, path: path)
         } catch {
-            try? FileManager.default.moveItem(atPath: aside, toPath: path)
+            rename(aside, path)
             throw error
         }
         try? FileManager.default.removeItem(atPath: aside)
         syncParent(of: path)
+    }
+
+    /// Renames `source` to `target` (which must be absent or an empty directory), as one line
+    /// naming the replica at `path` when it cannot (not Foundation's error dump).
+    private static func move(_ source: String, to target: String, path: String) throws(StoreError) {
+        guard rename(source, target) != 0 else { return }
+        throw placingError(errno, path: path)
+    }
+
+    private static func placingError(_ failure: Int32, path: String) -> StoreError {
+        StoreError(.storage, "cannot put the new replica in place: \(String(cString: strerror(failure)))", path: path)
     }
 
     /// Exchanges `a` and `b`. - Returns: 0, or the `errno` of the failure (`ENOSYS` without the call).
@@ -54,7 +66,7 @@ enum DirectoryExchange {
     }
 
     private static func syncParent(of path: String) {
-        let fd = open((path as NSString).deletingLastPathComponent, O_RDONLY)
+        let fd = open(PathComponents(path).parent, O_RDONLY)
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)

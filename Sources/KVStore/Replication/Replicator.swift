@@ -174,10 +174,8 @@ public final class Replicator: Sendable {
     private func openReplica(_ status: inout Status) throws -> Store {
         var options = self.options.replicaOptions
         guard Self.isAbsentOrEmpty(replicaPath) else {
-            // A data file may belong to a replica whose creation was interrupted before its first
-            // commit (an LMDB environment without anything in it): opening may finish making it
-            // (an environment holding anything else is still refused as not a store).
-            options.createIfMissing = FileManager.default.fileExists(atPath: (replicaPath as NSString).appendingPathComponent("data.mdb"))
+            // An existing store, or something that is not one (refused by opening).
+            options.createIfMissing = false
             return try Store(path: replicaPath, options: options)
         }
         let truncated = try source.read { try $0.oldestCoveredCursor() } > 0
@@ -195,7 +193,11 @@ public final class Replicator: Sendable {
     /// Seeds the replica from a snapshot of the source written beside it.
     private func reseed(_ status: inout Status) throws -> Store {
         let replica = try SeedingLeftovers.withSnapshotFile(beside: replicaPath) { descriptor, snapshot in
-            try source.writeSnapshot(to: descriptor)
+            do { try source.writeSnapshot(to: descriptor) } catch {
+                // The copy fails writing (the replica's file system) more often than reading.
+                guard let failure = FileWriting.errorNumber(of: error), FileWriting.isNoSpace(failure) else { throw error }
+                throw FileWriting.failure(failure, writing: "a snapshot of \(source.path)", to: snapshot, path: replicaPath)
+            }
             return try Store.seedReplica(at: replicaPath, fromSnapshot: snapshot, options: options.replicaOptions)
         }
         status.reseeds += 1
@@ -203,11 +205,10 @@ public final class Replicator: Sendable {
         return replica
     }
 
-    /// True when nothing is at `path`, or an empty directory: a replica made there is new.
+    /// True when nothing is at `path`, or a directory without a store (see
+    /// ``StoreCreation/isVacant(_:)``): a replica made there is new.
     package static func isAbsentOrEmpty(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return true }
-        return isDirectory.boolValue && ((try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) ?? false)
+        StoreCreation.isVacant(path)
     }
 
     private var sameStore: JournalApplyError {

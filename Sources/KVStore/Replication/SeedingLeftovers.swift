@@ -16,9 +16,9 @@ import Darwin
 package enum SeedingLeftovers {
     /// Removes the unlocked leftovers of reseeds of the replica at `path`.
     package static func remove(beside path: String) {
-        let parent = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.isEmpty ? "." : parent) else { return }
+        let components = PathComponents(path)
+        let (parent, name) = (components.parent, components.name)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
         for leftover in names where isLeftover(leftover, of: name) {
             let file = (parent as NSString).appendingPathComponent(leftover)
             let descriptor = open(file, O_RDONLY)
@@ -34,8 +34,7 @@ package enum SeedingLeftovers {
     /// runs (so another run does not take it for a leftover), removed afterwards.
     /// - Throws: ``StoreError/Code/storage`` when the file cannot be made; what `body` throws.
     package static func withSnapshotFile<T>(beside path: String, _ body: (_ descriptor: Int32, _ file: String) throws -> T) throws -> T {
-        let file = ((path as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent(".\((path as NSString).lastPathComponent).snapshot-\(UUID().uuidString).mdb")
+        let file = PathComponents(path).hiddenSibling(".snapshot-\(UUID().uuidString).mdb")
         let descriptor = open(file, O_RDWR | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else {
             throw StoreError(.storage, "cannot write a snapshot beside the replica: \(String(cString: strerror(errno)))", path: path)

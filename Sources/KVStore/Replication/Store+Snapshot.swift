@@ -43,8 +43,9 @@ extension Store {
     ///   holds something other than a replica of the snapshot's store; nothing is created then.
     @discardableResult
     public static func seedReplica(at path: String, fromSnapshot snapshotFile: String, options: Store.Options = Store.Options()) throws -> Store {
-        let building = ((path as NSString).deletingLastPathComponent as NSString)
-            .appendingPathComponent(".\((path as NSString).lastPathComponent).seeding-\(UUID().uuidString)")
+        try StorePath.refuseDanglingLink(path)
+        let path = StorePath.followingLink(path)  // a link to the replica stays a link
+        let building = PathComponents(path).hiddenSibling(".seeding-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: building) }
         try SeedingLeftovers.holdingLock(on: building) {
             let source = try prepareSeed(building, from: snapshotFile, options: options)
@@ -65,6 +66,9 @@ extension Store {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try FileManager.default.copyItem(atPath: snapshotFile, toPath: (directory as NSString).appendingPathComponent("data.mdb"))
         } catch {
+            if let failure = FileWriting.errorNumber(of: error), FileWriting.isNoSpace(failure) {
+                throw FileWriting.failure(failure, writing: "a copy of the snapshot", to: (directory as NSString).appendingPathComponent("data.mdb"), path: nil)
+            }
             throw StoreError(.badSnapshot, "\(snapshotFile): cannot copy the snapshot: \(error.localizedDescription)")
         }
         var seedOptions = options
@@ -83,8 +87,7 @@ extension Store {
     /// Checks `path` may be replaced by a replica of `source`: nothing there, an empty
     /// directory, or a replica of `source`.
     private static func checkReplaceable(_ path: String, by source: UUID, options: Store.Options) throws {
-        guard FileManager.default.fileExists(atPath: path),
-              (try? FileManager.default.contentsOfDirectory(atPath: path).isEmpty) != true else { return }
+        guard !StoreCreation.isVacant(path) else { return }
         var options = options
         options.createIfMissing = false
         let role: ReplicationRole

@@ -12,17 +12,19 @@ enum StoreOpening {
     static func open(path: String, options: Store.Options) throws(StoreError) -> Opened {
         let canCreate = options.createIfMissing && !options.readOnly
         try prepareDirectory(path, canCreate: canCreate, fileMode: options.fileMode)
-        let dataFileSize = try StoreFiles.checkRegular(in: path)
-        if !canCreate {
-            guard let size = dataFileSize else {
-                throw StoreError(.notAStore, "not a kvstore store (no data.mdb in the directory)", path: path)
-            }
-            // LMDB would make an empty data file a new environment: opening must not write it.
-            if size == 0 { throw StoreError(.notAStore, "not a kvstore store (data.mdb is empty)", path: path) }
+        var dataFileSize = try StoreFiles.checkRegular(in: path)
+        if dataFileSize == nil && canCreate {
+            // Built beside and linked in whole (see StoreCreation): data.mdb is never half made.
+            try StoreCreation.create(in: path, options: options)
+            dataFileSize = try StoreFiles.checkRegular(in: path)
         }
-        if !options.readOnly || dataFileSize != nil {
-            try StoreFiles.allocateLockFile(in: path, maxReaders: Int(Environment.Options().maxReaders), fileMode: options.fileMode)
+        guard let size = dataFileSize else {
+            throw StoreError(.notAStore, "not a kvstore store (no data.mdb in the directory)", path: path)
         }
+        // LMDB would make an empty data file a new environment; no creation leaves one (see
+        // StoreCreation), so it is damage, refused even when creating.
+        if size == 0 { throw StoreError(.notAStore, "not a kvstore store (data.mdb is empty)", path: path) }
+        try StoreFiles.allocateLockFile(in: path, maxReaders: Int(Environment.Options().maxReaders), fileMode: options.fileMode)
         let environment: Environment
         do {
             environment = try Environment.open(path: path, options: .init(
@@ -36,7 +38,7 @@ enum StoreOpening {
             if options.readOnly {
                 return try openExisting(environment, path: path)
             }
-            return try environment.write { txn in try initialize(environment, txn, path: path, canCreate: canCreate) }
+            return try environment.write { txn in try initialize(environment, txn, path: path) }
         } catch let error as StoreError {
             throw error
         } catch let error as LMDBError {
@@ -47,6 +49,7 @@ enum StoreOpening {
     }
 
     private static func prepareDirectory(_ path: String, canCreate: Bool, fileMode: UInt32) throws(StoreError) {
+        try StorePath.refuseDanglingLink(path)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if !isDirectory.boolValue {
@@ -60,6 +63,8 @@ enum StoreOpening {
                 atPath: path, withIntermediateDirectories: true,
                 attributes: [.posixPermissions: StoreFiles.directoryMode(for: fileMode)])
         } catch {
+            // Another creator may have made it meanwhile.
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
             throw StoreError(.permissionDenied, "cannot create the store directory: \(error.localizedDescription)", path: path)
         }
     }
@@ -99,24 +104,15 @@ enum StoreOpening {
         }
     }
 
-    /// Opens the store's databases for writing, first making the store when the environment holds
-    /// none yet and `canCreate` allows it.
-    private static func initialize(_ environment: Environment, _ txn: LMDB.Transaction, path: String, canCreate: Bool) throws -> Opened {
-        let isNew = try !exists(StoreLayout.meta, in: txn)
-        if isNew, try !canCreate || txn.statistics(of: txn.mainDatabase()).entries > 0 {
+    /// Opens the store's databases for writing.
+    private static func initialize(_ environment: Environment, _ txn: LMDB.Transaction, path: String) throws -> Opened {
+        guard try exists(StoreLayout.meta, in: txn) else {
             throw StoreError(.notAStore, "not a kvstore store (an LMDB environment without kvstore metadata)", path: path)
         }
         let databases = StoreDatabases(
             records: try txn.openDatabase(StoreLayout.records, create: true),
             journal: try txn.openDatabase(StoreLayout.journal, create: true),
             meta: try txn.openDatabase(StoreLayout.meta, create: true))
-        if isNew {
-            let id = UUID()
-            try txn.put(StoreLayout.MetaKey.format, withUnsafeBytes(of: StoreLayout.formatVersion.littleEndian, Array.init), in: databases.meta)
-            try txn.put(StoreLayout.MetaKey.storeID, withUnsafeBytes(of: id.uuid, Array.init), in: databases.meta)
-            try txn.put(StoreLayout.MetaKey.created, StoreLayout.uint64(Date().timeIntervalSince1970.bitPattern), in: databases.meta)
-            return Opened(environment: environment, databases: databases, id: id)
-        }
         return Opened(environment: environment, databases: databases, id: try checkMeta(txn, databases.meta, path: path))
     }
 

@@ -29,7 +29,10 @@
 /// (`-0001`, `+10000`). Dates that ISO 8601 cannot express are written `{"$date":"NaN"}`,
 /// `"Infinity"`, `"-Infinity"`, or, at 2^53 seconds or more from 2001-01-01 (and for -0.0 seconds), as
 /// a number of seconds since 2001-01-01T00:00:00Z: `{"$date":1e+300}`. On input `$date` also accepts
-/// a `±HH:MM` offset. A NaN double or date is read back as the standard NaN (payloads are not kept).
+/// a `±HH:MM` offset, and any number, as seconds since 2001-01-01T00:00:00Z (Swift's reference
+/// date, not the Unix epoch): `{"$date":0}` is `2001-01-01T00:00:00Z` and `{"$date":-86400.5}` is
+/// `2000-12-30T23:59:59.5Z` (written back as ISO 8601 text). A NaN double or date is read back as
+/// the standard NaN (payloads are not kept).
 ///
 /// Parsing is strict (RFC 8259): no trailing commas, comments, leading zeros, lone surrogates,
 /// invalid UTF-8, duplicate keys or trailing text; nesting is limited to 512 arrays and objects.

@@ -239,15 +239,20 @@ import TestSupport
 }
 
 extension ReplicatorTests {
-    /// A replicator killed while creating the replica leaves an LMDB environment with nothing
-    /// committed in it: the next run finishes making the store.
+    /// A replicator killed while creating the replica leaves only the store's hidden building
+    /// directory (see `StoreCreation`): the next run makes the store. An LMDB environment with
+    /// nothing in it is no interrupted creation and is refused, never made a replica.
     @Test func aReplicaWhoseCreationWasInterruptedIsMadeOnTheNextRun() throws {
-        try FileManager.default.createDirectory(atPath: path("replica"), withIntermediateDirectories: true)
-        try LMDB.Environment.open(path: path("replica")).sync()  // data.mdb and lock.mdb, no transaction
-        #expect(FileManager.default.fileExists(atPath: path("replica") + "/data.mdb"))
+        let leftover = path("replica") + "/.kvstore-creating-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: leftover, withIntermediateDirectories: true)
+        try LMDB.Environment.open(path: leftover).sync()  // data.mdb and lock.mdb, no transaction
         let status = try replicator().run()
         #expect(status.applied == (try source.store.journalEntries().count))
         #expect(try allRecords(Store(path: path("replica"))) == allRecords(source.store))
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+        try FileManager.default.createDirectory(atPath: path("empty"), withIntermediateDirectories: true)
+        try LMDB.Environment.open(path: path("empty")).sync()
+        #expect(performing: { try replicator("empty").run() }, throws: { ($0 as? StoreError)?.code == .notAStore })
         // A directory with other files and no data file is not taken over.
         try FileManager.default.createDirectory(atPath: path("notes"), withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: path("notes") + "/a.txt", contents: Data("x".utf8))
