@@ -12,15 +12,15 @@ import TestSupport
         log.all.filter { $0.contains("127.0.0.1:\(port)") }
     }
 
-    @Test(arguments: [true, false])
-    func framesPipelinedBehindAnOpeningAreNotLoggedOneLineEach(rightToken: Bool) throws {
+    @Test(arguments: [(true, false), (false, false), (false, true)])
+    func framesPipelinedBehindAnOpeningAreNotLoggedOneLineEach(rightToken: Bool, garbage: Bool) throws {
         let fixture = try TLSFixture()
         let server = try fixture.server(.init(identity: nil))
         defer { server.stop() }
         let connection = try SocketConnection(host: server.host, port: server.port, timeout: .seconds(30))
         let port = try #require(localPort(of: connection.descriptor))
         let token = rightToken ? fixture.token.bytes : Array("a-wrong-token-0123456789".utf8)
-        let frames = (0..<200).flatMap { _ in Request(after: 0, flags: []).frame }
+        let frames = garbage ? Array("GET / HTTP/1.1\r\n".utf8) : (0..<200).flatMap { _ in Request(after: 0, flags: []).frame }
 
         try connection.sendAll(ClientOpening(token: token).bytes + frames)
         var received: [UInt8] = []
@@ -30,6 +30,7 @@ import TestSupport
         let logged = lines(fixture.log, about: port)
         // Its refusal or "it sent a frame while being served", "disconnected", and maybe "streaming to".
         #expect(logged.count <= 3, "\(logged.count) lines for one connection: \(logged.prefix(4))")
+        #expect(logged.filter { $0.hasPrefix("refused ") }.count <= 1, "refused more than once: \(logged)")
         if !rightToken {
             // A refused client gets its refusal, not a cut connection.
             #expect(received == ReplicationProtocol.greeting + ReplicationProtocol.errorFrame("wrong token", busy: false))
