@@ -50,7 +50,11 @@ final class ConnectionHandler: ChannelInboundHandler {
         do {
             while let (frame, length) = try ProtocolFrame.decode(received[...], limit: ReplicationProtocol.maxRequestFrame) {
                 received.removeFirst(length)
-                session.received(frame)
+                guard session.received(frame) else {
+                    refused = true   // the rest is not read: refused or disconnected, once
+                    received = []
+                    return
+                }
             }
         } catch {
             refuse("the replica sent a bad frame: \(error.message)")

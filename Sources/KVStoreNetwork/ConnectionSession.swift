@@ -29,6 +29,8 @@ final class ConnectionSession: Sendable {
     private let lastWrite = NIOLockedValueBox<EventLoopFuture<Void>?>(nil)
     /// Whether the greeting (magic and version), which starts any answer, went out.
     private let greeted = NIOLockedValueBox(false)
+    /// Whether the replica was refused: a connection is refused (told and logged) once.
+    private let refused = NIOLockedValueBox(false)
     /// Requests awaited so far, to tell a time-out's request from a later one.
     private let turns = NIOLockedValueBox(0)
     let peer: String
@@ -109,38 +111,45 @@ final class ConnectionSession: Sendable {
         }
     }
 
-    /// A frame arrived from the replica.
-    func received(_ frame: ProtocolFrame) {
-        enum Turn { case accepted, stopping, outOfTurn }
+    /// A frame arrived from the replica. - Returns: whether its next frames are read (not once
+    /// it was refused or disconnected: the bytes it sent behind get neither a log line nor an
+    /// answer each).
+    @discardableResult
+    func received(_ frame: ProtocolFrame) -> Bool {
+        enum Turn { case accepted, stopping, outOfTurn, closed }
         let turn = phase.withLockedValue { phase -> Turn in
             switch phase {
             case .awaitingRequest:
                 phase = .busy
                 return .accepted
             case .stopping: return .stopping
+            case .closed: return .closed
             default: return .outOfTurn
             }
         }
         switch turn {
         case .accepted: break
+        case .closed:
+            return false   // refused or disconnected: it was told, or logged, once
         case .stopping:
             refuse("the server is shutting down", busy: true)
-            return
+            return false
         case .outOfTurn:
             // A replica sends nothing while it is served: it does not speak this protocol.
             server.log("disconnected \(peer): it sent a frame while being served")
             disconnect()
-            return
+            return false
         }
         guard frame.type == .request, let request = Request(payload: frame.payload) else {
             refuse("the replica sent a '\(Character(Unicode.Scalar(frame.type.rawValue)))' frame of \(frame.payload.count) bytes where a request (9 bytes) was expected")
-            return
+            return false
         }
         server.streams.enter()
         Thread { [self] in
             defer { server.streams.leave() }
             serve(request)
         }.start()
+        return true
     }
 
     /// The connection closed (either side); `unopened` says how, when it closed before the
@@ -163,7 +172,13 @@ final class ConnectionSession: Sendable {
     /// Sends `message` as an error frame (`busy`: asking again later may work), then closes the
     /// connection.
     func refuse(_ message: String, busy: Bool = false) {
-        _ = leave(.opening)
+        // Closed: frames the replica sent behind what is refused are not answered or logged.
+        phase.withLockedValue { $0 = .closed }
+        let first = refused.withLockedValue { refused in
+            defer { refused = true }
+            return !refused
+        }
+        guard first else { return }
         server.log("refused \(peer): \(message)")
         write(greetingFirst(ReplicationProtocol.errorFrame(message, busy: busy)))
         closeAfterWrites()
