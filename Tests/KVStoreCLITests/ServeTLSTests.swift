@@ -126,7 +126,9 @@ import TestSupport
     @Test func optionsThatDoNotGoTogetherAreRefused() throws {
         try dir.fail(["serve", source, "--tls-cert", certificates.server.certificate], says: "--tls-cert and --tls-key go together")
         try dir.fail(["serve", source, "--client-ca", certificates.ca.certificate], says: "--client-ca needs TLS: give --tls-cert and --tls-key too")
-        try dir.fail(["serve", source, "--handshake-timeout", "0"], says: "--handshake-timeout must be more than 0")
+        try dir.fail(["serve", source, "--handshake-timeout", "0"], says: "--handshake-timeout must be at least 0.001")
+        // Below a millisecond it would round to no time at all and refuse every replica.
+        try dir.fail(["serve", source, "--handshake-timeout", "0.0001"], says: "--handshake-timeout must be at least 0.001")
         try dir.fail(["replicate", "tcp://127.0.0.1:7", replica, "--cert", certificates.client.certificate],
                      says: "the client certificate \(certificates.client.certificate) needs its private key too")
         try dir.fail(["replicate", source, replica, "--tls"], says: "--tls, --ca, --cert, --key and --token-file are for a tcp:// source")

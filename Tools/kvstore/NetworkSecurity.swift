@@ -21,8 +21,8 @@ struct ServeSecurityOptions: ParsableArguments {
     /// Sets TLS, the token and the handshake time-out. - Throws: a file that cannot be used, or
     /// options that do not go together.
     func apply(to configuration: inout JournalServer.Configuration) throws {
-        guard handshakeTimeout > 0 && handshakeTimeout <= 3600 else {
-            throw CommandError("--handshake-timeout must be more than 0 and at most 3600 seconds")
+        guard handshakeTimeout >= 0.001 && handshakeTimeout <= 3600 else {
+            throw CommandError("--handshake-timeout must be at least 0.001 and at most 3600 seconds, not \(handshakeTimeout)")
         }
         configuration.handshakeTimeout = .milliseconds(Int64(handshakeTimeout * 1000))
         switch (tlsCert, tlsKey) {
