@@ -110,6 +110,7 @@ public final class Environment: Sendable {
             try LMDBError.check(mdb_env_set_mapsize(env, options.mapSize), "mdb_env_set_mapsize")
             var flags = UInt32(MDB_NOTLS) | options.durability.flags
             if options.readOnly { flags |= UInt32(MDB_RDONLY) }
+            try MetaPages.checkBeforeOpening(dataFile: path + "/data.mdb")
             try LMDBError.check(mdb_env_open(env, path, flags, mode_t(options.fileMode)), "mdb_env_open")
             var dead: Int32 = 0
             try LMDBError.check(mdb_reader_check(env, &dead), "mdb_reader_check")

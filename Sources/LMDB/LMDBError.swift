@@ -36,6 +36,7 @@ public struct LMDBError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let databasesFull = LMDBError(code: MDB_DBS_FULL, operation: "")
     public static let invalid = LMDBError(code: MDB_INVALID, operation: "")
     public static let corrupted = LMDBError(code: MDB_CORRUPTED, operation: "")
+    public static let pageNotFound = LMDBError(code: MDB_PAGE_NOTFOUND, operation: "")
     public static let badValueSize = LMDBError(code: MDB_BAD_VALSIZE, operation: "")
     public static let versionMismatch = LMDBError(code: MDB_VERSION_MISMATCH, operation: "")
 
