@@ -104,6 +104,7 @@ public final class Environment: Sendable {
         var env: OpaquePointer?
         try LMDBError.check(mdb_env_create(&env), "mdb_env_create")
         guard let env else { throw LMDBError(code: ENOMEM, operation: "mdb_env_create") }
+        mdb_env_set_assert(env, LMDBAssertion.callback)
         do {
             try LMDBError.check(mdb_env_set_maxdbs(env, MDB_dbi(options.maxDatabases)), "mdb_env_set_maxdbs")
             try LMDBError.check(mdb_env_set_maxreaders(env, options.maxReaders), "mdb_env_set_maxreaders")

@@ -44,6 +44,7 @@ struct KVStoreCommand: ParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseAsRoot(arguments)
+            CrashGuard.install(status: command is VerifyCommand || command is DiffCommand ? 2 : 1)
             try command.run()
         } catch {
             let code = exitCode(for: error)
