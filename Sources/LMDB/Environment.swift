@@ -74,6 +74,9 @@ public final class Environment: Sendable {
     private let mapSize: Atomic<Int>
     /// Top-level write commits attempted by this process (see ``beginRead()``).
     private let commitsAttempted = Atomic<UInt64>(0)
+    /// The files as opened, and which one was found replaced (1 + its index; 0: none).
+    let openedFiles: OpenedFiles
+    let replacedFile = Atomic<Int>(0)
 
     /// The environment in the existing directory `path`: the one this process already has open
     /// there, or a newly opened one (LMDB forbids opening one environment twice in a process).
@@ -125,6 +128,7 @@ public final class Environment: Sendable {
         mdb_env_info(env, &info)
         self.handle = env
         self.options = options
+        self.openedFiles = OpenedFiles(directory: path, handle: env)
         self.mapSize = Atomic(info.me_mapsize)
     }
 
@@ -322,6 +326,10 @@ public final class Environment: Sendable {
                 continue
             }
             try LMDBError.check(rc, "mdb_txn_begin")
+            do { try checkFilesUnchanged() } catch {
+                mdb_txn_abort(txn)
+                throw error
+            }
             return txn!
         }
     }

@@ -1,4 +1,9 @@
 import CLMDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An error reported by LMDB, carrying its raw result code and the call that failed.
 ///
@@ -37,6 +42,9 @@ public struct LMDBError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let invalid = LMDBError(code: MDB_INVALID, operation: "")
     public static let corrupted = LMDBError(code: MDB_CORRUPTED, operation: "")
     public static let pageNotFound = LMDBError(code: MDB_PAGE_NOTFOUND, operation: "")
+    /// `ESTALE`: the environment's `lock.mdb` or `data.mdb` was removed or replaced while it was
+    /// open (``Environment/checkFilesUnchanged()``).
+    public static let filesReplaced = LMDBError(code: ESTALE, operation: "")
     public static let badValueSize = LMDBError(code: MDB_BAD_VALSIZE, operation: "")
     public static let versionMismatch = LMDBError(code: MDB_VERSION_MISMATCH, operation: "")
 
