@@ -17,8 +17,12 @@ extension Environment {
         /// Reader slots used (by this process and others; stale ones until `mdb_reader_check` clears them).
         public var readers: Int
 
-        /// The bytes of the map in use: ``pagesUsed`` × ``pageSize``.
-        public var bytesUsed: Int { pagesUsed * pageSize }
+        /// The bytes of the map in use: ``pagesUsed`` × ``pageSize`` (`Int.max` when a damaged
+        /// meta page names more than that).
+        public var bytesUsed: Int {
+            let (bytes, overflow) = pagesUsed.multipliedReportingOverflow(by: pageSize)
+            return overflow ? .max : bytes
+        }
     }
 
     /// The environment's map size, page use and reader slots.
@@ -30,7 +34,8 @@ extension Environment {
     public func statistics() -> Statistics {
         let info = self.info()
         return Statistics(
-            mapSize: info.mapSize, pageSize: info.pageSize, pagesUsed: info.lastPage + 1,
+            // A damaged meta page may name any last page: LMDB reports it as it is.
+            mapSize: info.mapSize, pageSize: info.pageSize, pagesUsed: info.lastPage < 0 ? .max : info.lastPage &+ 1,
             lastTransaction: info.lastTransaction, maxReaders: info.maxReaders, readers: info.readers)
     }
 

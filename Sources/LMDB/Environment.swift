@@ -74,6 +74,9 @@ public final class Environment: Sendable {
     private let mapSize: Atomic<Int>
     /// Top-level write commits attempted by this process (see ``beginRead()``).
     private let commitsAttempted = Atomic<UInt64>(0)
+    /// The files as opened, and which one was found replaced (1 + its index; 0: none).
+    let openedFiles: OpenedFiles
+    let replacedFile = Atomic<Int>(0)
 
     /// The environment in the existing directory `path`: the one this process already has open
     /// there, or a newly opened one (LMDB forbids opening one environment twice in a process).
@@ -104,12 +107,14 @@ public final class Environment: Sendable {
         var env: OpaquePointer?
         try LMDBError.check(mdb_env_create(&env), "mdb_env_create")
         guard let env else { throw LMDBError(code: ENOMEM, operation: "mdb_env_create") }
+        mdb_env_set_assert(env, LMDBAssertion.callback)
         do {
             try LMDBError.check(mdb_env_set_maxdbs(env, MDB_dbi(options.maxDatabases)), "mdb_env_set_maxdbs")
             try LMDBError.check(mdb_env_set_maxreaders(env, options.maxReaders), "mdb_env_set_maxreaders")
             try LMDBError.check(mdb_env_set_mapsize(env, options.mapSize), "mdb_env_set_mapsize")
             var flags = UInt32(MDB_NOTLS) | options.durability.flags
             if options.readOnly { flags |= UInt32(MDB_RDONLY) }
+            try MetaPages.checkBeforeOpening(dataFile: path + "/data.mdb")
             try LMDBError.check(mdb_env_open(env, path, flags, mode_t(options.fileMode)), "mdb_env_open")
             var dead: Int32 = 0
             try LMDBError.check(mdb_reader_check(env, &dead), "mdb_reader_check")
@@ -123,6 +128,7 @@ public final class Environment: Sendable {
         mdb_env_info(env, &info)
         self.handle = env
         self.options = options
+        self.openedFiles = OpenedFiles(directory: path, handle: env)
         self.mapSize = Atomic(info.me_mapsize)
     }
 
@@ -320,6 +326,10 @@ public final class Environment: Sendable {
                 continue
             }
             try LMDBError.check(rc, "mdb_txn_begin")
+            do { try checkFilesUnchanged() } catch {
+                mdb_txn_abort(txn)
+                throw error
+            }
             return txn!
         }
     }

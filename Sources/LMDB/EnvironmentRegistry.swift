@@ -13,7 +13,7 @@ import Darwin
 /// environment already open for a directory (identified by device and inode, so different
 /// spellings of one path match), and a new one is opened only after the old one has fully closed.
 /// An open environment is handed out only while its data file is still the directory's
-/// `data.mdb`: once the files were removed or replaced (or the directory was removed and its
+/// `data.mdb` (and its lock file `lock.mdb`): once the files were removed or replaced (or the directory was removed and its
 /// inode reused by a new one), the directory gets an environment of its own, and the old one goes
 /// on with its own files until released.
 enum EnvironmentRegistry {
@@ -60,8 +60,8 @@ enum EnvironmentRegistry {
                 if let entry = table[id] {
                     // Closing (deinit under way): wait for it to finish.
                     guard let environment = entry.environment else { return nil }
-                    // Open on the directory's data file: share it.
-                    if entry.dataFile != nil, entry.dataFile == directoryID(path + "/data.mdb") {
+                    // Open on the directory's files: share it.
+                    if entry.dataFile != nil, entry.dataFile == directoryID(path + "/data.mdb"), environment.filesAreUnchanged {
                         return .success(environment)
                     }
                     // Its files are gone from the directory: open the directory's own.

@@ -1,4 +1,9 @@
 import CLMDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An error reported by LMDB, carrying its raw result code and the call that failed.
 ///
@@ -36,6 +41,10 @@ public struct LMDBError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let databasesFull = LMDBError(code: MDB_DBS_FULL, operation: "")
     public static let invalid = LMDBError(code: MDB_INVALID, operation: "")
     public static let corrupted = LMDBError(code: MDB_CORRUPTED, operation: "")
+    public static let pageNotFound = LMDBError(code: MDB_PAGE_NOTFOUND, operation: "")
+    /// `ESTALE`: the environment's `lock.mdb` or `data.mdb` was removed or replaced while it was
+    /// open (``Environment/checkFilesUnchanged()``).
+    public static let filesReplaced = LMDBError(code: ESTALE, operation: "")
     public static let badValueSize = LMDBError(code: MDB_BAD_VALSIZE, operation: "")
     public static let versionMismatch = LMDBError(code: MDB_VERSION_MISMATCH, operation: "")
 

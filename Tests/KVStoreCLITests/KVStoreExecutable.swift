@@ -7,6 +7,8 @@ struct CommandResult: CustomStringConvertible {
     let status: Int32
     let stdout: String
     let stderr: String
+    /// Whether the process died of a signal (`status` is then the signal's number).
+    var signalled = false
 
     /// The lines of standard output (without the final newline).
     var lines: [String] {
@@ -18,7 +20,7 @@ struct CommandResult: CustomStringConvertible {
         try lines.map { try TypedJSON.dictionary(from: $0) }
     }
 
-    var description: String { "exit \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
+    var description: String { "\(signalled ? "signal" : "exit") \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
 }
 
 /// The built `kvstore` executable, run as a subprocess the way a script runs it (after
@@ -101,7 +103,8 @@ enum KVStoreExecutable {
         return CommandResult(
             status: process.terminationStatus,
             stdout: output == nil ? try String(contentsOf: outURL, encoding: .utf8) : "",
-            stderr: try String(contentsOf: errURL, encoding: .utf8))
+            stderr: try String(contentsOf: errURL, encoding: .utf8),
+            signalled: process.terminationReason == .uncaughtSignal)
     }
 }
 

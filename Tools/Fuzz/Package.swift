@@ -12,15 +12,17 @@ let asLibrary: [SwiftSetting] = [
     .unsafeFlags(["-parse-as-library"]),
 ]
 
-let targets: [(name: String, network: Bool)] = [
-    ("FuzzValueDecoder", false),
-    ("FuzzRecordDecoder", false),
-    ("FuzzTypedJSON", false),
-    ("FuzzJournalStream", false),
-    ("FuzzJournalEntry", false),
-    ("FuzzKeyPath", false),
-    ("FuzzTemplate", false),
-    ("FuzzProtocolFrames", true),
+// Each target with the products it needs besides KVStore.
+let targets: [(name: String, products: [String])] = [
+    ("FuzzValueDecoder", []),
+    ("FuzzRecordDecoder", []),
+    ("FuzzTypedJSON", []),
+    ("FuzzJournalStream", []),
+    ("FuzzJournalEntry", []),
+    ("FuzzKeyPath", []),
+    ("FuzzTemplate", []),
+    ("FuzzProtocolFrames", ["KVStoreNetwork"]),
+    ("FuzzPageDamage", ["LMDB"]),
 ]
 
 let package = Package(
@@ -39,7 +41,7 @@ let package = Package(
         .executableTarget(
             name: target.name,
             dependencies: ["FuzzSupport", .product(name: "KVStore", package: "kvstore")]
-                + (target.network ? [.product(name: "KVStoreNetwork", package: "kvstore")] : []),
+                + target.products.map { .product(name: $0, package: "kvstore") },
             swiftSettings: asLibrary
         )
     },

@@ -58,6 +58,7 @@ struct KVStoreCommand: ParsableCommand {
                     arguments = joined
                 }
             }
+            CrashGuard.install(status: command is VerifyCommand || command is DiffCommand ? 2 : 1)
             try command.run()
         } catch {
             let code = exitCode(for: error)

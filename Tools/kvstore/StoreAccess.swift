@@ -10,14 +10,14 @@ enum StoreAccess {
         var options = Store.Options()
         options.createIfMissing = false
         options.readOnly = true
-        return try Store(path: path, options: options)
+        return try open(path, options)
     }
 
     /// Opens an existing store for writing (`rm`): a wrong path is an error.
     static func openExisting(_ path: String) throws(StoreError) -> Store {
         var options = Store.Options()
         options.createIfMissing = false
-        return try Store(path: path, options: options)
+        return try open(path, options)
     }
 
     /// Opens a store for writing (`set`), creating it when nothing is at `path` or the directory
@@ -30,7 +30,17 @@ enum StoreAccess {
         var options = Store.Options()
         if let mapSize { options.mapSize = max(options.mapSize, mapSize) }
         options.createIfMissing = isAbsentOrEmptyDirectory(path)
-        return try Store(path: path, options: options)
+        return try open(path, options)
+    }
+
+    /// The stores this run opened: errors about their contents point to `kvstore verify`.
+    nonisolated(unsafe) private(set) static var opened: Set<String> = []
+
+    private static func open(_ path: String, _ options: Store.Options) throws(StoreError) -> Store {
+        CrashGuard.note(store: path)
+        let store = try Store(path: path, options: options)
+        opened.insert(path)
+        return store
     }
 
     /// True when nothing is at `path` (not even a dangling symbolic link), or a directory without

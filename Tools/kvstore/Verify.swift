@@ -7,8 +7,11 @@ struct VerifyCommand: ParsableCommand {
         commandName: "verify",
         abstract: "Check a store: records, counters, journal, and the journal against the records.",
         discussion: """
-            Checks that every record key is a valid KIND/ID and every record decodes, with only \
-            keys a key path can name; that the per-kind counters match the records; that the \
+            First checks every page of the store's file as LMDB reads it (page headers, nodes, \
+            key order, links between pages) and lists each damaged page; what depends on a \
+            damaged page is not read. Then checks that every record key is a valid KIND/ID and \
+            every record decodes, with only keys a key path can name; that the per-kind \
+            counters match the records; that the \
             journal is contiguous from its first entry to the last-sequence counter, every entry \
             decodes and matches its sequence, and commit ids never go back. When the journal \
             reaches back to the store's creation (sequence 1), it is replayed into a temporary \
@@ -30,16 +33,22 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         var healthy = true
         try reportingErrors(status: 2) {
-            let store = try StoreAccess.openForReading(path)
-            let progress = Progress(label: "verifying", unit: "records and entries")
             let report: VerificationReport
             do {
-                report = try store.verify { progress.advance(by: $0) }
-            } catch {
-                progress.clear()
-                throw error
+                let store = try StoreAccess.openForReading(path)
+                let progress = Progress(label: "verifying", unit: "records and entries")
+                do {
+                    report = try store.verify { progress.advance(by: $0) }
+                } catch {
+                    progress.clear()
+                    throw error
+                }
+                progress.finish()
+            } catch let error as StoreError where error.code == .damaged {
+                // The pages LMDB reads to open the store are damaged: check the file without it.
+                report = try Store.verifyPages(atPath: path)
+                if report.isHealthy { throw error }
             }
-            progress.finish()
             let output = StandardOutput()
             output.lines(report.findings)
             if report.unlisted > 0 { output.line("… and \(report.unlisted) more problems") }

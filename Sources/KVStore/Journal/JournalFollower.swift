@@ -55,7 +55,9 @@ public final class JournalFollower: Sendable {
     /// Run it on one thread at a time.
     ///
     /// - Throws: what `body` throws; ``JournalRetentionError/Code/cursorExpired`` when the journal
-    ///   is truncated past the follower's position; a consumer's errors when committing its cursor.
+    ///   is truncated past the follower's position; a consumer's errors when committing its cursor;
+    ///   ``StoreError/Code/filesReplaced`` when the store's `lock.mdb` or `data.mdb` was removed or
+    ///   replaced (the follower would not see another commit).
     public func run(_ body: ([JournalEntry]) throws -> Void) throws {
         var tail = JournalTail(
             store: store, position: try start ?? consumer!.cursor(), batchLimit: options.batchLimit,

@@ -28,7 +28,7 @@ struct JournalTail {
     /// The transaction id seen is the read's own snapshot, not the polled one: LMDB publishes a new
     /// snapshot to readers a moment after the id appears, and a read in between must not hide the commit.
     /// - Throws: ``JournalRetentionError/Code/cursorExpired`` when the journal was truncated past
-    ///   the position.
+    ///   the position; ``StoreError/Code/filesReplaced`` when the store's files were replaced.
     mutating func poll() throws -> [JournalEntry]? {
         try poll { [consumer] txn, cursor, limit in
             let entries = try txn.journalEntries(after: cursor, limit: limit, consumer: consumer)
@@ -42,6 +42,8 @@ struct JournalTail {
     mutating func poll<Batch>(
         _ read: (ReadTransaction, _ cursor: UInt64, _ limit: Int) throws -> (batch: Batch, count: Int, last: UInt64?)
     ) throws -> Batch? {
+        // With its files replaced, the store would poll the old ones and never see a commit again.
+        try store.checkFilesUnchanged()
         if store.environment.lastTransactionID == seenTransaction { return nil }
         let (batch, snapshot, last) = try store.read { [position, batchLimit] txn in
             (try read(txn, position, batchLimit), txn.transaction.id, try txn.lastSequence())

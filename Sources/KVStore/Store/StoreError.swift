@@ -29,6 +29,14 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case permissionDenied
         /// A stored record or journal entry does not decode.
         case corrupt
+        /// The store's data file has damaged pages (LMDB's own structure: page headers, nodes,
+        /// tree links): the store cannot be opened, or a read met them. ``Store/verify(progress:)``
+        /// lists them.
+        case damaged
+        /// `lock.mdb` or `data.mdb` was removed or replaced while the store was open: writing on
+        /// would bypass the locking of processes that opened the new file. Close every process
+        /// using the store and open it again.
+        case filesReplaced
         /// A will-change notification was not balanced by a did-change before the write ended.
         case unbalancedChange
         /// A write was started inside another transaction (read or write) on the same thread.
@@ -75,6 +83,21 @@ extension StoreError {
         if error.code == ENOSPC || error.code == EDQUOT || error.code == EIO && StoreFiles.deviceIsFull(path) {
             return StoreError(
                 .noSpace, "no space left on the device for the store's files (\(error.message.lowercased()) in \(error.operation)); nothing was written",
+                path: path, underlying: error)
+        }
+        if error.code == LMDBError.filesReplaced.code, let file = error.operation.split(separator: " ").first {
+            return StoreError(
+                .filesReplaced,
+                "\(file) was removed or replaced while the store was open; close every process using the store and open it again",
+                path: path, underlying: error)
+        }
+        // LMDB met a page that is not what its tree says (it checks a few things, not all).
+        if error.code == LMDBError.corrupted.code || error.code == LMDBError.pageNotFound.code {
+            // The meta pages checked before LMDB opens the file say what is wrong themselves.
+            let opening = "mdb_env_open ("
+            let detail = error.operation.hasPrefix(opening) ? String(error.operation.dropFirst(opening.count).dropLast()) : "\(error)"
+            return StoreError(
+                .damaged, "the store's file is damaged (\(detail)); run `kvstore verify \(path)` to list every damaged page",
                 path: path, underlying: error)
         }
         return StoreError(.storage, "storage error: \(error)", path: path, underlying: error)

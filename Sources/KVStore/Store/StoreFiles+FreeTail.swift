@@ -31,11 +31,11 @@ extension StoreFiles {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return false }
         let present = Int(status.st_size) / pageSize
-        let lastPage = Int(meta.word(at: 136))
+        let lastPage = Int(clamping: meta.word(at: 136))
         guard present <= lastPage else { return true }
         var free = Set<Int>()
         let freeRoot = meta.word(at: 80)
-        guard freeRoot == UInt64.max || reader.collectFree(page: Int(freeRoot), present: present, into: &free, depth: 0) else {
+        guard freeRoot == UInt64.max || reader.collectFree(page: Int(clamping: freeRoot), present: present, into: &free, depth: 0) else {
             return false
         }
         return (present...lastPage).allSatisfy { free.contains($0) }

@@ -60,6 +60,8 @@ enum StoreFiles {
         var status = stat()
         let file = (path as NSString).appendingPathComponent("data.mdb")
         guard stat(file, &status) == 0, Int(status.st_size) < needed else { return }
+        // Far more pages than the file holds: the meta page is damaged, which the page check says.
+        if (needed - Int(status.st_size)) / max(1, statistics.pageSize) > PageCheckReport.missingPagesAllowed { return }
         // Pages allocated and freed by one commit may never have been written (see
         // ``lacksOnlyFreePages(_:pageSize:)``); the read transaction keeps them from being reused.
         let pageSize = statistics.pageSize

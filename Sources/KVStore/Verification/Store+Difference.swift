@@ -52,16 +52,21 @@ extension Store {
                 throw StoreError(.corrupt, "record \(ref) is corrupt: \(error)", path: path)
             }
         }
-        var a = try first.first()
-        var b = try second.first()
+        // LMDB's errors name the store whose cursor met them: the reads are nested, and the inner
+        // one would otherwise claim every error as its own.
+        func move(_ cursor: LMDB.Cursor, in path: String, fromStart: Bool = false) throws -> LMDB.Cursor.Entry? {
+            do { return try fromStart ? cursor.first() : cursor.next() } catch { throw StoreError.storage(error, path: path) }
+        }
+        var a = try move(first, in: paths.0, fromStart: true)
+        var b = try move(second, in: paths.1, fromStart: true)
         while a != nil || b != nil {
             let order = a == nil ? 1 : b == nil ? -1 : RecordCodec.compare(a!.key, b!.key)
             if order < 0 {
                 guard try body(.onlyInFirst(ref(a!.key, in: paths.0))) else { return }
-                a = try first.next()
+                a = try move(first, in: paths.0)
             } else if order > 0 {
                 guard try body(.onlyInSecond(ref(b!.key, in: paths.1))) else { return }
-                b = try second.next()
+                b = try move(second, in: paths.1)
             } else {
                 if RecordCodec.compare(a!.value, b!.value) != 0 {
                     let record = try ref(a!.key, in: paths.0)
@@ -71,8 +76,8 @@ extension Store {
                         guard try body(.valueDiffers(record, key: key, first: values.0[key], second: values.1[key])) else { return }
                     }
                 }
-                a = try first.next()
-                b = try second.next()
+                a = try move(first, in: paths.0)
+                b = try move(second, in: paths.1)
             }
         }
     }

@@ -12,6 +12,11 @@ public struct VerificationReport: Sendable {
     public var kinds = 0
     /// Journal entries checked.
     public var entries = 0
+    /// Pages of the store's file checked (LMDB's structure, before anything reads them).
+    public var pagesChecked = 0
+    /// The trees with damaged pages, in words (`database records`, `the main database`…):
+    /// what depends on them was not read. Empty when the file is sound.
+    public var damagedTrees: [String] = []
     /// The sequence of the journal's first entry; nil when the journal is empty.
     public var firstSequence: UInt64?
     /// The store's last sequence (its `last-sequence` counter; it stays after truncation).
@@ -36,7 +41,8 @@ public struct VerificationReport: Sendable {
         let replay = replayChecked
             ? (isHealthy ? "replay matches the records" : "replay compared with the records")
             : "replay not checked (\(replaySkipped ?? "not run"))"
-        return "\(isHealthy ? "healthy" : count(findings.count + unlisted, "problem")): \(count(records, "record")) of \(count(kinds, "kind")); \(journal); \(replay)"
+        let damage = damagedTrees.isEmpty ? "" : "damaged pages in \(damagedTrees.joined(separator: ", ")); "
+        return "\(isHealthy ? "healthy" : count(findings.count + unlisted, "problem")): \(damage)\(count(records, "record")) of \(count(kinds, "kind")); \(journal); \(replay)"
     }
 
     mutating func add(_ finding: String) {
@@ -62,13 +68,26 @@ extension Store {
     /// may go on meanwhile (their changes are not verified, and LMDB does not reuse the pages
     /// they free until verify ends). `progress` is called with counts of records and entries
     /// checked.
+    ///
+    /// First of all, every page of the store's file is checked as LMDB would read it (page
+    /// headers, nodes, key order, links between pages: see `Environment.read(checkingPages:)`),
+    /// each damaged page is a finding, and nothing reads a tree with damaged pages: verify never
+    /// crashes on a damaged file.
     public func verify(progress: ((Int) -> Void)? = nil) throws -> VerificationReport {
         var report = VerificationReport()
-        try read { txn in
-            let recordsDecode = try checkRecords(txn, into: &report, progress: progress)
-            try checkModificationTimes(txn, into: &report)
-            let journalSound = try checkJournal(txn, into: &report, progress: progress)
-            if !(report.firstSequence == 1 || (report.firstSequence == nil && report.lastSequence == 0)) {
+        try read(checkingPages: .all) { txn, pages in
+            report.add(pages)
+            guard pages.isClean(StoreLayout.meta) else {
+                report.replaySkipped = "the store's file is damaged"
+                return
+            }
+            let recordsDecode = pages.isClean(StoreLayout.records) ? try checkRecords(txn, into: &report, progress: progress) : false
+            if pages.isClean(StoreLayout.records) { try checkModificationTimes(txn, into: &report) }
+            let journalSound = pages.isClean(StoreLayout.journal) ? try checkJournal(txn, into: &report, progress: progress) : false
+            if !pages.isClean(StoreLayout.journal) { report.lastSequence = try txn.lastSequence() }
+            if !pages.isClean {
+                report.replaySkipped = "the store's file is damaged"
+            } else if !(report.firstSequence == 1 || (report.firstSequence == nil && report.lastSequence == 0)) {
                 report.replaySkipped = "the journal does not reach back to the store's creation"
             } else if !journalSound {
                 report.replaySkipped = "the journal has problems"

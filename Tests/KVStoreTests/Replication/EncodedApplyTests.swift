@@ -146,11 +146,13 @@ private func applyDecoded(_ source: Store, to store: Store) throws {
     /// The middle store's journal applied back to the source: every entry originated there, so
     /// every one is skipped, encoded or not.
     @Test func entriesThatOriginatedInTheStoreAreSkipped() throws {
-        let (_, source, middle) = try Self.chain(applying: { try applyEncoded($0, to: $1) })
+        // The directory is kept until the end: a store whose files are removed refuses writes.
+        let (directory, source, middle) = try Self.chain(applying: { try applyEncoded($0, to: $1) })
         let journal = try source.journalEntries()
         let back = try applyEncoded(middle, to: source)
         #expect(back.applied == 0 && back.skipped == journal.count)
         #expect(try source.journalEntries() == journal)
+        withExtendedLifetime(directory) {}
     }
 }
 

@@ -136,7 +136,8 @@ import KVStore   // not @testable: the examples use the public API only
         }
         #expect(time == serverTime)
 
-        let replica = try TemporaryStore(kinds: [person]).store
+        let replicaStore = try TemporaryStore(kinds: [person])   // kept: its files must stay while it writes
+        let replica = replicaStore.store
         try replica.insert(["name": "Ada"], as: ada)
         let newer = try store.write { txn in
             try txn.setValue("A. A. Lovelace", forKey: "name", of: ada)
@@ -147,5 +148,6 @@ import KVStore   // not @testable: the examples use the public API only
         let merged = try store.write { try $0.merge(ada, from: back) }   // what the remote changed here
         #expect(merged.isEmpty)
         #expect(try replica.record(ada) == ["name": "A. A. Lovelace"])
+        withExtendedLifetime(replicaStore) {}
     }
 }
