@@ -49,7 +49,7 @@ extension Transaction {
             return report
         }
         let pages = DataFilePages(descriptor: descriptor, pageSize: pageSize)
-        let snapshot = UInt64(mdb_txn_id(txn))
+        let snapshot = UInt64(UInt(bitPattern: mdb_txn_id(txn)))
         return MetaPages.read(pages) { metas in
             let current = Int(snapshot & 1), other = 1 - current
             if let problem = metas.problems[other] { report.add(page: UInt64(other), PageCheckReport.metaPages, problem) }
@@ -107,6 +107,9 @@ struct MetaPages {
     /// What is wrong with each page as a meta page LMDB accepts; nil when nothing.
     let problems: [String?]
 
+    /// One id a commit: no store reaches 2^62 (LMDB adds to ids as signed numbers).
+    static let maxTransaction: UInt64 = 1 << 62
+
     static func isPageSize(_ size: Int) -> Bool { PageLayout.pageSizes.contains(size) && size & (size - 1) == 0 }
 
     /// Reads both meta pages and calls `body` with them.
@@ -130,6 +133,8 @@ struct MetaPages {
         if page.u32(PageLayout.Meta.version) != PageLayout.version { return "it gives format version \(page.u32(PageLayout.Meta.version)), not 1" }
         let recorded = Int(page.u32(PageLayout.Meta.freeTree))
         if recorded != pageSize { return "it gives page size \(recorded), not the file's \(pageSize)" }
+        let transaction = page.u64(PageLayout.Meta.transaction)
+        if transaction >= maxTransaction { return "it names transaction \(transaction), which no store reaches" }
         return nil
     }
 
@@ -159,7 +164,8 @@ extension MetaPages {
     /// size its map: it takes the page size from the file unchecked and divides by it (a page size
     /// of 0 killed the process with `SIGFPE`), and multiplies it by the newest meta page's last
     /// page. Both meta pages must give the same valid page size (LMDB finds page 1 at page 0's
-    /// size), and the newest must not name a last page far past the file's end. A file too short
+    /// size), and the newest must not name a last page far past the file's end, nor a
+    /// transaction id no store reaches (readers add to it). A file too short
     /// to hold the meta pages, or one without LMDB's magic number, is left to LMDB, which says
     /// what it is.
     /// - Throws: ``LMDBError/corrupted`` naming the meta page.
@@ -191,6 +197,10 @@ extension MetaPages {
         if lastPages[newest] >= pages + PageWalker.missingPagesAllowed {
             throw LMDBError(code: LMDBError.corrupted.code,
                             operation: "mdb_env_open (meta page \(newest) names page \(lastPages[newest]) as the last, but the file has \(pages) pages)")
+        }
+        if transactions[newest] >= maxTransaction {
+            throw LMDBError(code: LMDBError.corrupted.code,
+                            operation: "mdb_env_open (meta page \(newest) names transaction \(transactions[newest]))")
         }
     }
 }

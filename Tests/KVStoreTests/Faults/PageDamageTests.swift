@@ -71,10 +71,12 @@ import TestSupport
     }
 
     /// Damaged meta pages that LMDB trusts when it opens the file, found by the fuzzer: a page
-    /// size of 0 (LMDB divided by it: `SIGFPE`), and a last page far past the file's end (the
-    /// store's size check overflowed). Each is one `damaged` error, and verify lists it.
+    /// size of 0 (LMDB divided by it: `SIGFPE`), a last page far past the file's end (the
+    /// store's size check overflowed), a transaction id past `Int.max` (the page check trapped
+    /// converting it). Each is one `damaged` error, and verify lists it.
     @Test(arguments: [("page size", 40, 0, "gives page size 0"),
-                      ("last page", 136, 1 << 62, "names page 4611686018427387904 as the last")])
+                      ("last page", 136, 1 << 62, "names page 4611686018427387904 as the last"),
+                      ("transaction", 144, UInt64.max - 1, "names transaction 18446744073709551614")])
     func aDamagedMetaPageIsOneError(_ field: String, offset: Int, value: UInt64, says: String) throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("store")
