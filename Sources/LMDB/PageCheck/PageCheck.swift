@@ -72,7 +72,8 @@ extension Transaction {
 extension PageCheckReport {
     /// Checks every page of the data file `path` (an LMDB `data.mdb`) without opening it as an
     /// environment: for a store that cannot be opened because its main database is damaged. It
-    /// reads the newest meta page, as LMDB would. Nothing may write the file meanwhile.
+    /// reads the meta page LMDB would: that of the highest transaction id, at page id & 1 (a
+    /// meta page with the other parity is a finding). Nothing may write the file meanwhile.
     ///
     /// ```swift
     /// let report = try PageCheckReport.checkDataFile(atPath: "/tmp/store/data.mdb")
@@ -95,7 +96,11 @@ extension PageCheckReport {
             }
             let usable = (0..<2).filter { metas.problems[$0] == nil }
             guard let newest = usable.max(by: { metas.transaction($0) < metas.transaction($1) }) else { return report }
-            return metas.walk(newest, scope: .all, into: report)
+            // LMDB takes the highest transaction id as its snapshot and reads it from page id & 1.
+            let snapshot = metas.transaction(newest), read = Int(snapshot & 1)
+            guard read != newest else { return metas.walk(newest, scope: .all, into: report) }
+            report.add(page: UInt64(read), metaPages, "it names transaction \(metas.transaction(read)), but LMDB reads it as the meta page of transaction \(snapshot) (the one meta page \(newest) names)")
+            return metas.problems[read] == nil ? metas.walk(read, scope: .all, into: report) : report
         }
     }
 }
