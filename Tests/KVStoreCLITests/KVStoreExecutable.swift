@@ -1,6 +1,7 @@
 import Foundation
 import KVStore
 import Testing
+import TestSupport
 
 /// What one run of the `kvstore` executable produced.
 struct CommandResult: CustomStringConvertible {
@@ -41,8 +42,6 @@ enum KVStoreExecutable {
         if let found = directories.map({ $0.appendingPathComponent("kvstore") }).first(where: isExecutableFile) {
             return found
         }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let builds = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot.path)) ?? []
         return builds.filter { $0.hasPrefix(".build") }.sorted()
             .map { packageRoot.appendingPathComponent($0).appendingPathComponent("debug/kvstore") }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import KVStore
+import TestSupport
 
 /// The README's API tour, verbatim between the markers, so that it keeps compiling and working.
 @Test func readmeTour() throws {
@@ -62,6 +63,5 @@ func readmeSection(_ name: String, of text: String) -> String {
 
 /// The README's text, next to the package.
 func readmeText() throws -> String {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
 }

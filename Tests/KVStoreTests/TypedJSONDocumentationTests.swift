@@ -1,6 +1,7 @@
 import Foundation
 import KVStore
 import Testing
+import TestSupport
 
 /// Where typed JSON is documented — the README's typed JSON text and ``TypedJSON``'s doc comment —
 /// every form `$date` reads is stated, with examples that read as they say: the numeric form
@@ -15,7 +16,7 @@ import Testing
 
     static var sources: [(name: String, text: String)] {
         get throws {
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            let root = packageRoot
             return try ["README.md", "Sources/KVStore/Values/TypedJSON.swift"].map {
                 ($0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8))
             }
