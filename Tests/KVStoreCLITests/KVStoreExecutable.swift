@@ -110,18 +110,18 @@ enum KVStoreExecutable {
 /// A fresh directory for one test, removed when the test is done with it. Stores go in it;
 /// captured output goes in a sibling directory, so a store directory holds only the store.
 final class TestDirectory {
+    /// Holds both directories, and removes them when the test is done.
+    private let base: TemporaryDirectory
     let url: URL
     let outputs: URL
 
     init() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("kvstore-cli-tests-\(UUID().uuidString)")
-        url = base.appendingPathComponent("work")
-        outputs = base.appendingPathComponent("output")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
+        base = try TemporaryDirectory()
+        url = URL(fileURLWithPath: base.path("work"))
+        outputs = URL(fileURLWithPath: base.path("output"))
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: false)
     }
-
-    deinit { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
 
     /// The absolute path of `name` in the directory.
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }

@@ -4,21 +4,8 @@ import KVStore
 import Testing
 import TestSupport
 
-/// A directory of its own for one test — source, replicas, snapshots — removed afterwards.
-final class NetworkDirectory {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "kvstore-network-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// The path of `name` in the directory (nothing is made there).
-    func path(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-
-    /// A new store at `name`.
+extension TemporaryDirectory {
+    /// A new store at `name` in the directory (a test's source, replicas, snapshots go there).
     func store(_ name: String) throws -> Store { try Store(path: path(name)) }
 }
 

@@ -20,7 +20,7 @@ import TestSupport
     }
 
     @Test func theHelloTellsTheSourceAndItsJournalRange() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(7, into: source)
         _ = try source.truncateJournal(before: 3)
@@ -40,7 +40,7 @@ import TestSupport
         ("short request", ReplicationProtocol.frame(.request, [1, 2, 3]), "where a request (9 bytes) was expected"),
     ] as [(String, [UInt8], String)])
     func aBadFrameFromAReplicaIsRefusedWithOneLine(_ name: String, bytes: [UInt8], expected: String) throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let server = try startedServer(try directory.store("source"))
         defer { server.stop() }
         let (connection, _, _) = try connect(server)
@@ -55,7 +55,7 @@ import TestSupport
 
     @Test(arguments: [9, UInt64.max])
     func aReplicaPastTheSourcesLastSequenceIsRefused(after: UInt64) throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(3, into: source)
         let server = try startedServer(source)
@@ -68,7 +68,7 @@ import TestSupport
     }
 
     @Test func aFollowingReplicaIsToldTheSourcesPositionInItsStream() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(3, into: source)
         let server = try startedServer(source)
@@ -93,7 +93,7 @@ import TestSupport
     }
 
     @Test func connectionsPastTheLimitAreToldTheServerIsBusy() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let server = try startedServer(try directory.store("source")) { $0.maxConnections = 1 }
         defer { server.stop() }
         let (first, hello, _) = try connect(server)
@@ -110,7 +110,7 @@ import TestSupport
     }
 
     @Test func aReplicaThatDoesNotReadHoldsTheServerToItsHighWaterMark() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitBlobs(200, of: 2048, into: source)
         let highWaterMark = 32 << 10

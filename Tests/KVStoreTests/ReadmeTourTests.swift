@@ -5,8 +5,8 @@ import TestSupport
 
 /// The README's API tour, verbatim between the markers, so that it keeps compiling and working.
 @Test func readmeTour() throws {
-    let path = NSTemporaryDirectory() + "kvstore-readme-" + UUID().uuidString
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    let directory = try TemporaryDirectory()
+    let path = directory.path("store")
     // README-TOUR-BEGIN
     // Open (or create) a store: a directory holding one LMDB environment.
     let store = try Store(path: path)

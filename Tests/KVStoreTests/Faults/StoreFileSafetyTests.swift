@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import KVStore
 
 /// What a store makes on disk and what it refuses to trust: owner-only files by default (a wider

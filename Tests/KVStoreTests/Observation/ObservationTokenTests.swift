@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import KVStore
 
 /// Tokens, and what an observation may start from: a record that does not exist yet.
@@ -104,8 +105,8 @@ extension ObservationTokenTests {
     }
 
     @Test func aReadOnlyStoreCanBeObserved() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         let ada = ref("person/ada")
         try Store(path: path).insert(["name": "Ada"], as: ada)  // closed again once it goes away
         var options = Store.Options()

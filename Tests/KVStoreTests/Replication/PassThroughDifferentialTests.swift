@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+import TestSupport
 @testable import KVStore
 import LMDB
 

@@ -10,8 +10,8 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
 
 @Suite struct StoreOpeningTests {
     @Test func createsTheDirectoryAndReopensWithTheSameId() throws {
-        let path = TemporaryStore.freshPath() + "/nested/store"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("nested/store")
         let id = try Store(path: path).id
         try Store(path: path).insert(["a": 1], as: ref("k/1"))
         let again = try Store(path: path)
@@ -19,17 +19,18 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
         #expect(try again.record(ref("k/1")) == ["a": 1])
     }
 
-    @Test func withoutCreatingAMissingPathIsNoStore() {
+    @Test func withoutCreatingAMissingPathIsNoStore() throws {
         var options = Store.Options()
         options.createIfMissing = false
-        let path = TemporaryStore.freshPath()
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         #expect(performing: { try Store(path: path, options: options) }, throws: storeError(.noStore))
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
     @Test func aFileWhereTheDirectoryBelongsIsRefused() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         try Data("hello".utf8).write(to: URL(fileURLWithPath: path))
         #expect {
             try Store(path: path)
@@ -39,8 +40,8 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
     }
 
     @Test func aDirectoryWithoutAStoreIsNotAStoreWhenNotCreating() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         var options = Store.Options()
         options.createIfMissing = false
@@ -49,8 +50,8 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
 
     @Test(arguments: [false, true])
     func anEmptyDataFileIsNotAStoreWhenNotCreatingAndStaysEmpty(readOnly: Bool) throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: path + "/data.mdb", contents: nil)
         var options = Store.Options()
@@ -65,8 +66,8 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
     }
 
     @Test func anEmptyLMDBEnvironmentIsNotMadeAStore() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         do { _ = try Environment.open(path: path) }   // an environment with no database in it
         var options = Store.Options()
@@ -80,8 +81,8 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
     /// An empty data file is refused when creating too, and left as it is: never replaced by a
     /// new store with a new id.
     @Test func anEmptyDataFileIsNotReplacedByANewStore() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: path + "/data.mdb", contents: nil)
         #expect {
@@ -93,16 +94,16 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
     }
 
     @Test func aCorruptDataFileIsNotAStore() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         try Data(repeating: 0x11, count: 16384).write(to: URL(fileURLWithPath: path + "/data.mdb"))
         #expect(performing: { try Store(path: path) }, throws: storeError(.notAStore))
     }
 
     @Test func aForeignLMDBEnvironmentIsNotAStore() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         do {
             let env = try Environment.open(path: path)
