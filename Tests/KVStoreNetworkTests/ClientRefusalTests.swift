@@ -11,7 +11,7 @@ import TestSupport
 
 /// A client facing a peer that does not speak the protocol, or speaks it wrong, stops with one
 /// clear line and leaves no replica behind.
-@Suite struct ClientRefusalTests {
+@Suite(.tags(.network), .skippedByTag) struct ClientRefusalTests {
     /// Listens on an ephemeral loopback port; the first connection gets `bytes`, then is held open
     /// until the client closes it.
     private final class FakeServer: Sendable {

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// A connection's slot and thread are given back on every way a connection can end.
-@Suite struct ConnectionLifetimeTests {
+@Suite(.tags(.network), .skippedByTag) struct ConnectionLifetimeTests {
     /// A raw connection to `server`, its greeting and hello read.
     private func connect(_ server: JournalServer) throws -> SocketConnection {
         let (connection, hello) = try SocketConnection.opened(to: server, timeout: .seconds(20))
@@ -139,7 +139,7 @@ import TestSupport
 /// Followers that reset their connections while the server tells them its position: the server
 /// closes them and keeps serving (a write that fails on the event loop closes its channel at
 /// once; nothing may hold a lock the closing takes).
-@Suite struct ResetFollowerTests {
+@Suite(.tags(.network), .skippedByTag) struct ResetFollowerTests {
     @Test func followersResettingWhileTheServerSendsPositionsLeaveItServing() throws {
         let directory = try TemporaryDirectory()
         let source = try directory.store("source")

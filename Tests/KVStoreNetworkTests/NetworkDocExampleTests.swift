@@ -6,7 +6,7 @@ import TestSupport
 
 /// The `///` examples of KVStoreNetwork's public API, as they are written (with paths and ports
 /// of the test's own).
-@Suite struct NetworkDocExampleTests {
+@Suite(.tags(.network), .skippedByTag) struct NetworkDocExampleTests {
     @Test func journalServerAndJournalClient() throws {
         let directory = try TemporaryDirectory()
         let store = try directory.store("source")

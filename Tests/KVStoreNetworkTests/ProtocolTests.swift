@@ -6,7 +6,7 @@ import TestSupport
 
 /// The protocol at the level of frames: what a server refuses, what a client refuses, and
 /// back-pressure against a replica that does not read.
-@Suite struct ProtocolTests {
+@Suite(.tags(.network), .skippedByTag) struct ProtocolTests {
     /// A raw connection to `server` past its greeting. - Returns: it and the hello.
     private func connect(_ server: JournalServer, receiveBuffer: Int32? = nil) throws -> (SocketConnection, Hello?, ProtocolFrame) {
         let (connection, frame) = try SocketConnection.opened(to: server, receiveBuffer: receiveBuffer)

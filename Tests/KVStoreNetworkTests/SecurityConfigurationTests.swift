@@ -31,7 +31,7 @@ import TestSupport
         #expect(throws: CredentialError.self) { try ReplicationToken(contentsOfFile: directory.path("nothing")) }
     }
 
-    @Test func credentialFilesThatCannotBeUsedAreNamed() throws {
+    @Test(.tags(.subprocess), .skippedByTag) func credentialFilesThatCannotBeUsedAreNamed() throws {
         let directory = try TemporaryDirectory()
         let certificates = try TestCertificates(in: directory.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: certificates.server.key)
@@ -59,7 +59,7 @@ import TestSupport
         #expect(Loopback.isLoopback(host: host) == loopback)
     }
 
-    @Test func listeningOffLoopbackNeedsTLSAndAuthentication() throws {
+    @Test(.tags(.subprocess), .skippedByTag) func listeningOffLoopbackNeedsTLSAndAuthentication() throws {
         let directory = try TemporaryDirectory()
         let certificates = try TestCertificates(in: directory.path)
         let tls = try JournalServer.TLS(certificateFile: certificates.server.certificate, keyFile: certificates.server.key)
@@ -80,7 +80,7 @@ import TestSupport
         #expect(configuration.missingProtection == nil)
     }
 
-    @Test func aServerOffLoopbackWithoutProtectionRefusesToStartBeforeBinding() throws {
+    @Test(.tags(.network), .skippedByTag) func aServerOffLoopbackWithoutProtectionRefusesToStartBeforeBinding() throws {
         let directory = try TemporaryDirectory()
         let store = try directory.store("source")
         // The port is taken on loopback: binding 0.0.0.0 to it would fail with "cannot listen".

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Replication over TCP between a ``JournalServer`` and ``JournalClient``s in this process, on
 /// loopback with ephemeral ports.
-@Suite struct TCPReplicationTests {
+@Suite(.tags(.network), .skippedByTag) struct TCPReplicationTests {
     @Test func aWholeJournalGoesOverTCPAndTheReplicaMatches() throws {
         let directory = try TemporaryDirectory()
         let source = try directory.store("source")

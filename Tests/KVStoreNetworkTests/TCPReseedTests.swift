@@ -6,7 +6,7 @@ import TestSupport
 
 /// Snapshots over TCP: a replica behind the source's truncation point is reseeded, a new one can
 /// start from a snapshot, and a client that does not accept snapshots is told why not.
-@Suite struct TCPReseedTests {
+@Suite(.tags(.network), .skippedByTag) struct TCPReseedTests {
     /// A source with 20 single-insert commits, a replica that applied the first 10, and the
     /// source's journal then truncated before 15.
     private func replicaBehindTheTruncationPoint(in directory: TemporaryDirectory) throws -> (Store, JournalServer) {

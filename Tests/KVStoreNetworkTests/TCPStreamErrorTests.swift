@@ -9,7 +9,7 @@ import TestSupport
 /// with the server's message. The client is held before it reads the stream (in its first
 /// progress call) until the server waits at its high-water mark, so the truncation lands while
 /// the server is inside the stream.
-@Suite struct TCPStreamErrorTests {
+@Suite(.tags(.network), .skippedByTag) struct TCPStreamErrorTests {
     /// A client of `server` run on a thread of its own, held in its first progress call until
     /// ``release()``.
     final class HeldClient: Sendable {

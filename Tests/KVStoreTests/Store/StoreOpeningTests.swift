@@ -135,7 +135,7 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
         #expect(performing: { try ro.setValue(2, forKey: "a", of: ref("k/1")) }, throws: storeError(.readOnly))
     }
 
-    @Test func lmdbUtilitiesReadTheStore() throws {
+    @Test(.tags(.subprocess), .skippedByTag) func lmdbUtilitiesReadTheStore() throws {
         let t = try TemporaryStore()
         try t.store.insert(["name": "Ada"], as: ref("person/ada"))
         for tool in ["/usr/bin/mdb_stat", "/usr/bin/mdb_dump"] {
