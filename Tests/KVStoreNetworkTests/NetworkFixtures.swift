@@ -5,8 +5,14 @@ import Testing
 import TestSupport
 
 extension TemporaryDirectory {
-    /// A new store at `name` in the directory (a test's source, replicas, snapshots go there).
-    func store(_ name: String) throws -> Store { try Store(path: path(name)) }
+    /// A new store at `name` in the directory (a test's source, replicas, snapshots go there),
+    /// opened without fsync (`noSync`): no test here is about durability. Replicas that a
+    /// ``JournalClient`` makes keep its default options, as do the tests' openings of them.
+    func store(_ name: String) throws -> Store {
+        var options = Store.Options()
+        options.durability = .noSync
+        return try Store(path: path(name), options: options)
+    }
 }
 
 /// A server of `store` on an ephemeral loopback port, started.

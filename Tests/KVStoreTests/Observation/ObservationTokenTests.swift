@@ -80,7 +80,7 @@ import TestSupport
 
     @Test func anotherStoreOnTheSameDirectorySharesTheObservers() throws {
         let (t, ada) = try TemporaryStore.holding(["n": 0], as: "person/ada")
-        let other = try Store(path: t.path)
+        let other = try Store(path: t.path, options: .testing)
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "n") { received.add($0) }
         try other.setValue(1, forKey: "n", of: ada)
@@ -109,7 +109,7 @@ extension ObservationTokenTests {
         let path = directory.path("store")
         let ada = ref("person/ada")
         try Store(path: path).insert(["name": "Ada"], as: ada)  // closed again once it goes away
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.readOnly = true
         let store = try Store(path: path, options: options)
         let received = Received<ObservedChange>()

@@ -20,7 +20,7 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
     }
 
     @Test func withoutCreatingAMissingPathIsNoStore() throws {
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.createIfMissing = false
         let directory = try TemporaryDirectory()
         let path = directory.path("store")
@@ -43,7 +43,7 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
         let directory = try TemporaryDirectory()
         let path = directory.path("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.createIfMissing = false
         #expect(performing: { try Store(path: path, options: options) }, throws: storeError(.notAStore))
     }
@@ -54,7 +54,7 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
         let path = directory.path("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: path + "/data.mdb", contents: nil)
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.createIfMissing = false
         options.readOnly = readOnly
         #expect {
@@ -70,7 +70,7 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
         let path = directory.path("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         do { _ = try Environment.open(path: path) }   // an environment with no database in it
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.createIfMissing = false
         #expect(performing: { try Store(path: path, options: options) }, throws: storeError(.notAStore))
         // Nor when creating: a creation never leaves one in a store's directory (see
@@ -119,7 +119,7 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
             try txn.put(StoreLayout.MetaKey.format, withUnsafeBytes(of: UInt32(99).littleEndian, Array.init), in: t.store.databases.meta)
         }
         #expect {
-            try Store(path: t.path)
+            try Store(path: t.path, options: .testing)
         } throws: { error in
             (error as? StoreError)?.code == .newerFormat && "\(error)".contains("format 99")
         }
@@ -128,7 +128,7 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
     @Test func readOnlyStoresReadButRefuseWrites() throws {
         let t = try TemporaryStore()
         try t.store.insert(["a": 1], as: ref("k/1"))
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.readOnly = true
         let ro = try Store(path: t.path, options: options)
         #expect(try ro.record(ref("k/1")) == ["a": 1])
@@ -149,11 +149,11 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
 @Suite struct StoreSharingTests {
     @Test func twoStoresOnOnePathShareTheEnvironmentAndSeeEachOthersWrites() throws {
         let t = try TemporaryStore()
-        let second = try Store(path: t.path)
+        let second = try Store(path: t.path, options: .testing)
         #expect(second.environment === t.store.environment)
         try second.insert(["a": 1], as: ref("k/1"))
         #expect(try t.store.record(ref("k/1")) == ["a": 1])
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.readOnly = true
         let reader = try Store(path: t.path, options: options)
         #expect(try reader.record(ref("k/1")) == ["a": 1])
@@ -162,7 +162,7 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
 }
 
 @Test func reopeningWithAnotherDurabilityInOneProcessIsRefused() throws {
-    let t = try TemporaryStore()
+    let t = try TemporaryStore(options: Store.Options())   // durability full: the subject
     var options = Store.Options()
     options.durability = .noSync
     #expect {
