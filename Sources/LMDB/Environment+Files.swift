@@ -11,9 +11,10 @@ struct FileIdentity: Equatable {
     let device: UInt64
     let inode: UInt64
 
-    init?(path: UnsafePointer<CChar>) {
+    /// The identity of `name` in the directory `directory` (a descriptor), nil when there is none.
+    init?(_ name: UnsafePointer<CChar>, in directory: Int32) {
         var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
+        guard fstatat(directory, name, &status, 0) == 0 else { return nil }
         self.init(status)
     }
 
@@ -30,28 +31,36 @@ struct FileIdentity: Equatable {
 /// replaced, its writes go to a file no one else reads.
 struct OpenedFiles: Sendable {
     static let names = ["lock.mdb", "data.mdb"]
-    /// The lock file's path as a C string (made once: every write checks it).
-    private let lockPath: [CChar]
+    /// The store's directory, held open: the lock file is looked up in it, not by a path,
+    /// so that the directory may be renamed, or the process change its working directory
+    /// (with a relative path), without the lock file seeming replaced. -1 when it could not
+    /// be opened.
+    private let directoryDescriptor: Int32
     /// The lock file's identity when opened (nil where it could not be read).
     private let lock: FileIdentity?
     /// LMDB's descriptor of the data file (-1 when it has none).
     private let dataDescriptor: Int32
 
     init(directory: String, handle: OpaquePointer) {
-        lockPath = Array((directory + "/lock.mdb").utf8CString)
-        lock = lockPath.withUnsafeBufferPointer { FileIdentity(path: $0.baseAddress!) }
+        directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        lock = directoryDescriptor >= 0 ? FileIdentity("lock.mdb", in: directoryDescriptor) : nil
         var descriptor: mdb_filehandle_t = -1
         dataDescriptor = mdb_env_get_fd(handle, &descriptor) == 0 ? descriptor : -1
     }
 
     /// The index in ``names`` of the first file no longer in place, or nil: `lock.mdb` when its
-    /// path names another file or none (one `stat`), `data.mdb` when the file LMDB has open has
-    /// no name left (removed, or replaced by a rename; one `fstat`, cheaper than a `stat`).
+    /// name in the store's directory names another file or none (one `fstatat`), `data.mdb` when
+    /// the file LMDB has open has no name left (removed, or replaced by a rename; one `fstat`).
     func replaced() -> Int? {
-        if let lock, lockPath.withUnsafeBufferPointer({ FileIdentity(path: $0.baseAddress!) }) != lock { return 0 }
+        if let lock, FileIdentity("lock.mdb", in: directoryDescriptor) != lock { return 0 }
         var status = stat()
         if dataDescriptor >= 0, fstat(dataDescriptor, &status) == 0, status.st_nlink == 0 { return 1 }
         return nil
+    }
+
+    /// Closes the directory's descriptor (with the environment).
+    func closeDirectory() {
+        if directoryDescriptor >= 0 { _ = close(directoryDescriptor) }
     }
 }
 

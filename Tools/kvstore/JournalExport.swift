@@ -48,13 +48,19 @@ struct JournalExportCommand: ParsableCommand {
             try JournalStart.check(since: since, in: store)
             let follow = follow
             let output: ([UInt8]) throws -> Void = { bytes in
-                // A follow export ends when standard output closes (see stopOnSignalsOrClosedOutput).
-                if let failure = FileDescriptorOutput.writeAll(bytes, to: 1), !(follow && failure == EPIPE) {
-                    throw CommandError("writing the stream to standard output failed: \(String(cString: strerror(failure)))")
+                guard let failure = FileDescriptorOutput.writeAll(bytes, to: 1) else { return }
+                // A closed pipe ends the export quietly: its reader has what it wanted. A follow
+                // export ends when standard output closes (see stopOnSignalsOrClosedOutput).
+                if failure == EPIPE {
+                    if follow { return }
+                    throw OutputClosed()
                 }
+                throw CommandError("writing the stream to standard output failed: \(String(cString: strerror(failure)))")
             }
             guard follow else {
-                try store.exportJournal(since: since ?? 1, to: output)
+                do {
+                    try store.exportJournal(since: since ?? 1, to: output)
+                } catch is OutputClosed {}
                 return
             }
             var stopping: [any DispatchSourceProtocol] = []
@@ -65,3 +71,6 @@ struct JournalExportCommand: ParsableCommand {
         }
     }
 }
+
+/// Standard output's reader went away (`EPIPE`): the export stops, with success.
+private struct OutputClosed: Error {}

@@ -93,7 +93,8 @@ struct RecordListing {
             try txn.forEachRecord(ofKind: kind) { record in
                 listing.append(record)
                 progress?.advance()
-                return true
+                // A closed pipe (`| head`) ends the listing: nothing will read the rest.
+                return output.failure == nil
             }
         }
         listing.finish()

@@ -52,6 +52,20 @@ import Testing
         #expect(report.isHealthy, "\(report.findings)")
     }
 
+    /// The store's directory renamed while open: its files are the same ones, so writes go on.
+    /// The lock file was looked up by the path given at opening, which then named nothing, and
+    /// every write was refused as if `lock.mdb` had been replaced (as with a relative path after
+    /// the process changed its working directory).
+    @Test func aRenamedDirectoryIsNotAReplacedFile() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store"), moved = directory.path("moved")
+        let store = try Store(path: path)
+        try store.insert(["name": "Ada"], as: ref("person/ada"))
+        #expect(rename(path, moved) == 0)
+        try store.insert(["name": "Bob"], as: ref("person/bob"))
+        #expect(try Store(path: moved).record(ref("person/bob")) == ["name": "Bob"])
+    }
+
     /// Writes waiting in a group commit are refused too.
     @Test func groupedWritesAreRefused() throws {
         let t = try TemporaryStore()
