@@ -80,7 +80,7 @@ struct KVStoreCommand: ParsableCommand {
         var names = ["kvstore"]
         var commands = configuration.subcommands
         for argument in arguments {
-            guard let command = commands.first(where: { $0._commandName == argument }) else { break }
+            guard let command = commands.first(where: { $0.configuration.commandName == argument }) else { break }
             names.append(argument)
             commands = command.configuration.subcommands
         }
