@@ -27,6 +27,7 @@ struct KVStoreCommand: ParsableCommand {
               kvstore stat ./store
               kvstore render ./store person/ada --text 'Hello [[name]]'
             """,
+        version: KVStoreVersion.current,
         subcommands: [
             DemoCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ValueCommand.self,
             DumpCommand.self, LoadCommand.self, JournalCommand.self, ReplayCommand.self,
