@@ -30,8 +30,7 @@ struct JournalExportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's directory.")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<ExistingStore>
 
     @Option(help: ArgumentHelp("Start at this sequence number (included; default: the first entry held).", valueName: "seq"))
     var since: UInt64?
@@ -44,7 +43,7 @@ struct JournalExportCommand: ParsableCommand {
             if isatty(1) == 1 {
                 throw CommandError("standard output is a terminal; redirect the binary stream to a file or a pipe")
             }
-            let store = try StoreAccess.openForReading(path)
+            let store = try StoreAccess.openForReading(storePath.path)
             try JournalStart.check(since: since, in: store)
             let follow = follow
             let output: ([UInt8]) throws -> Void = { bytes in

@@ -27,6 +27,7 @@ struct KVStoreCommand: ParsableCommand {
               kvstore stat ./store
               kvstore render ./store person/ada --text 'Hello [[name]]'
             """,
+        version: KVStoreVersion.current,
         subcommands: [
             DemoCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ValueCommand.self,
             DumpCommand.self, LoadCommand.self, JournalCommand.self, ReplayCommand.self,
@@ -80,7 +81,7 @@ struct KVStoreCommand: ParsableCommand {
         var names = ["kvstore"]
         var commands = configuration.subcommands
         for argument in arguments {
-            guard let command = commands.first(where: { $0._commandName == argument }) else { break }
+            guard let command = commands.first(where: { $0.configuration.commandName == argument }) else { break }
             names.append(argument)
             commands = command.configuration.subcommands
         }
