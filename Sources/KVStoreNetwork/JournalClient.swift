@@ -95,7 +95,8 @@ public final class JournalClient: Sendable {
     /// Replicates: once through the source's last sequence, or — following — until ``stop()``,
     /// calling `progress` when a stream starts (after a reseed: with the snapshot's sequence
     /// applied) and after each applied batch. Blocks; run it on a thread of its own to
-    /// follow. - Returns: the last status.
+    /// follow.
+    /// - Returns: the last status.
     /// - Throws: ``ReplicationConnectionError`` (without follow, or when the server refuses:
     ///   a following client retries only when the connection was lost or the server was busy),
     ///   ``JournalApplyError``, ``JournalStreamError`` (the server's own message when its export

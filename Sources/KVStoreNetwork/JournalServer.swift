@@ -148,7 +148,8 @@ public final class JournalServer: Sendable {
     }
 
     /// `session` authenticated: it counts among the replicas served, unless the server is full or
-    /// stopping. - Returns: why not, or nil.
+    /// stopping.
+    /// - Returns: why not, or nil.
     func authenticate(_ session: ConnectionSession) -> String? {
         state.withLockedValue { state in
             state.pending[ObjectIdentifier(session)] = nil

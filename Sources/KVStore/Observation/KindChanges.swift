@@ -65,7 +65,8 @@ final class KindObservation: Sendable {
         self.callback = callback
     }
 
-    /// Marks it cancelled. - Returns: whether this call did (false when it already was).
+    /// Marks it cancelled.
+    /// - Returns: whether this call did (false when it already was).
     func markCancelled() -> Bool {
         !cancelled.exchange(true, ordering: .acquiringAndReleasing)
     }

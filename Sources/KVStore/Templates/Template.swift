@@ -31,7 +31,8 @@ public struct Template: Sendable {
     /// The template's parts, in order.
     public let parts: [Part]
 
-    /// Parses `text`. - Throws: ``TemplateError`` naming the line and column of the problem.
+    /// Parses `text`.
+    /// - Throws: ``TemplateError`` naming the line and column of the problem.
     public init(_ text: String) throws(TemplateError) {
         parts = try TemplateParser(text).parse()
     }
