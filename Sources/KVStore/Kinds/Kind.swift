@@ -7,7 +7,7 @@
 /// is an error (an int is accepted, and stored as a double, for a key declared `double`).
 ///
 /// ```swift
-/// var person = Kind("person", keys: ["name": .string, "age": .int, "tags": .array])
+/// var person = try Kind("person", keys: ["name": .string, "age": .int, "tags": .array])
 /// person.setNilValueForKey = { key, ref in .int(0) }          // nil on a scalar stores 0
 /// person.valueForUndefinedKey = { key, ref, txn in            // an alias for a renamed key
 ///     key == "fullName" ? try txn.value(forKey: "name", of: ref) : nil

@@ -12,7 +12,7 @@ public struct ObservationOptions: OptionSet, Sendable, Hashable {
         self.rawValue = rawValue
     }
 
-    /// Report the current value once, before ``observe(_:keyPath:options:_:)`` returns (as a
+    /// Report the current value once, before ``Store/observe(_:keyPath:options:_:)`` returns (as a
     /// change with ``ObservedChange/isInitial`` set and no old value).
     public static let initial = ObservationOptions(rawValue: 1 << 0)
     /// Also report each change before it is made, inside the writing transaction (see

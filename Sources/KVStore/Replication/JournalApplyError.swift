@@ -1,4 +1,5 @@
-/// Journal entries that cannot be applied to a store, by ``Store/applyJournal(_:progress:)`` or
+/// Journal entries that cannot be applied to a store, by
+/// ``Store/applyJournal(_:progress:sourceLastSequence:)`` or
 /// ``Store/replayJournal(into:until:progress:)``. The message names the problem and what it
 /// concerns (the source sequence, change and record; or the store refused), as one line.
 ///

@@ -2,7 +2,16 @@ import Foundation
 import LMDB
 import Synchronization
 
-/// Commit durability of a store; see ``LMDB/Durability``.
+/// Commit durability of a store, chosen by each process when it opens the store
+/// (``Store/Options/durability``; the store keeps none): LMDB's `Durability`.
+///
+/// - `.full` (the default): LMDB syncs the data pages and the meta page at every commit.
+/// - `.noMetaSync`: one sync per commit (`MDB_NOMETASYNC`); an OS crash may undo the last
+///   commit, never corrupts.
+/// - `.noSync`: no syncs (`MDB_NOSYNC`); survives process crashes only: after an OS crash or
+///   power loss the store **may be corrupt**. ``Store/sync()`` makes what was committed durable.
+///
+/// See <doc:GroupCommitAndDurability>.
 public typealias Durability = LMDB.Durability
 
 /// An embedded object store: records grouped by kind, read and written through key-value coding,
@@ -32,7 +41,7 @@ public final class Store: Sendable {
         public var createIfMissing: Bool = true
         /// Open read-only: every write fails with ``StoreError/Code/readOnly``.
         public var readOnly: Bool = false
-        /// Commit durability (default ``Durability/full``).
+        /// Commit durability (default `.full`; see ``Durability``).
         public var durability: Durability = .full
         /// The initial LMDB map size; it grows by doubling when full, up to `maxMapSize`.
         public var mapSize: Int = 64 << 20
