@@ -1,6 +1,6 @@
 import LMDB
 
-/// Key-value coding reads (DESIGN §6).
+/// Key-value coding reads (<doc:KeyValueCodingAndKinds>).
 extension ReadTransaction {
     /// The value of `key` in the record, after the kind's rules: a key the record does not hold
     /// (open kind) or the kind does not declare (closed kind) goes to the kind's
