@@ -61,6 +61,8 @@ public final class JournalClient: Sendable {
         /// only to a server on a loopback address: elsewhere the client refuses to connect.
         public var token: ReplicationToken?
 
+        /// Options that follow (or not) and start a new replica from a snapshot (or not); the rest
+        /// have their defaults: plain TCP, no token, reseeding when behind.
         public init(follow: Bool = false, startFromSnapshot: Bool = false) {
             self.follow = follow
             self.startFromSnapshot = startFromSnapshot

@@ -192,6 +192,7 @@ public final class JournalServer: Sendable {
 
 /// A server that cannot start: one line naming the address and the reason.
 public struct ServerError: Error, Sendable, CustomStringConvertible {
+    /// The address and why the server cannot start.
     public let description: String
     init(_ description: String) { self.description = description }
 }

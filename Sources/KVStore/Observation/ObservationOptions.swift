@@ -6,8 +6,10 @@
 /// }
 /// ```
 public struct ObservationOptions: OptionSet, Sendable, Hashable {
+    /// The options as bits.
     public let rawValue: UInt8
 
+    /// The options whose bits are `rawValue`.
     public init(rawValue: UInt8) {
         self.rawValue = rawValue
     }

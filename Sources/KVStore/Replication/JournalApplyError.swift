@@ -32,6 +32,7 @@ public struct JournalApplyError: Error, Sendable, CustomStringConvertible {
     /// The problem, naming the store and the entry concerned.
     public let message: String
 
+    /// An error with `code` and `message`.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message

@@ -45,6 +45,7 @@ public final class Store: Sendable {
         public var durability: Durability = .full
         /// The initial LMDB map size; it grows by doubling when full, up to `maxMapSize`.
         public var mapSize: Int = 64 << 20
+        /// The largest the LMDB map may grow to (default 1 TiB).
         public var maxMapSize: Int = 1 << 40
         /// Permissions of the store's files (default `0o600`, owner only).
         public var fileMode: UInt32 = 0o600
@@ -58,6 +59,7 @@ public final class Store: Sendable {
         /// commit on its own (for measurements).
         public var groupsCommits: Bool = true
 
+        /// The defaults: create when missing, read-write, full durability, owner-only files.
         public init() {}
     }
 
@@ -65,6 +67,7 @@ public final class Store: Sendable {
     public let path: String
     /// The store's unique id, made when it was created (replication uses it as the origin).
     public let id: UUID
+    /// The options the store was opened with.
     public let options: Options
     let environment: Environment
     let databases: StoreDatabases
