@@ -35,7 +35,7 @@ public final class Store: Sendable {
     /// Settings for opening a store.
     public struct Options: Sendable {
         /// Create the directory and the store when they do not exist (default true). The store
-        /// is built whole beside its files and linked in (see the README's "Creating a store"):
+        /// is built whole beside its files and linked in (see <doc:StorageFormat>):
         /// an empty `data.mdb` or an LMDB environment without kvstore metadata is refused even
         /// when creating, and processes creating one store at once end up sharing one.
         public var createIfMissing: Bool = true
