@@ -149,7 +149,10 @@ public final class Environment: Sendable {
     /// Set by the registry for shared environments.
     nonisolated(unsafe) var registryID: EnvironmentRegistry.DirectoryID?
 
-    deinit { EnvironmentRegistry.close(handle, id: registryID) }
+    deinit {
+        EnvironmentRegistry.close(handle, id: registryID)
+        openedFiles.closeDirectory()
+    }
 
     /// The current map size in bytes.
     public var currentMapSize: Int { mapSize.load(ordering: .relaxed) }

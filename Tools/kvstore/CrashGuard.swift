@@ -29,6 +29,9 @@ enum CrashGuard {
     /// an alternate stack (a fault may come from a stack overflow).
     static func install(status: Int32) {
         self.status = status
+        // A write to a closed pipe (`kvstore dump S | head`) fails with `EPIPE`, which the
+        // output reports or ends on (`StandardOutput`), instead of killing the tool.
+        signal(SIGPIPE, SIG_IGN)
         note(stores: [])
         LMDBAssertion.setHandler { message in
             CrashGuard.report(CrashGuard.text(cause: "LMDB stopped on an inconsistency (\(message))"))

@@ -24,8 +24,7 @@ struct DumpCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's directory.")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<ExistingStore>
 
     @Option(help: "Only the records of this kind.")
     var kind: String?
@@ -36,7 +35,7 @@ struct DumpCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let kind = try kind.map(Input.kind)
-            let store = try StoreAccess.openForReading(path)
+            let store = try StoreAccess.openForReading(storePath.path)
             let output = StandardOutput()
             let total = try store.read { txn in
                 try kind.map { try txn.count(ofKind: $0) } ?? txn.kinds().reduce(0) { $0 + $1.count }

@@ -21,8 +21,7 @@ struct GetCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's directory.")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<ExistingStore>
 
     @Argument(help: ArgumentHelp("The record, as KIND/ID.", valueName: "ref"))
     var ref: String
@@ -37,7 +36,7 @@ struct GetCommand: ParsableCommand {
         try reportingErrors {
             let ref = try Input.ref(ref)
             if let keyPath { _ = try Input.keyPath(keyPath) }
-            let store = try StoreAccess.openForReading(path)
+            let store = try StoreAccess.openForReading(storePath.path)
             let value: Value = try store.read { txn in
                 if let keyPath { return try txn.value(forKeyPath: keyPath, of: ref) ?? .null }
                 guard let values = try txn.record(ref) else { throw KeyValueCodingError.recordNotFound(ref) }

@@ -37,8 +37,8 @@ struct JournalApplyCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store to apply to (created when absent).")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<Destination>
+    enum Destination: StorePathHelp { static let text = "The store to apply to (created when absent)." }
 
     @Argument(help: ArgumentHelp("The stream: a file, or '-' (the default) for standard input.", valueName: "file"))
     var file: String?
@@ -79,8 +79,8 @@ struct JournalApplyCommand: ParsableCommand {
     /// this command created, with nothing applied, the store and the directories made for it go;
     /// when batches were committed before the failure, the error says how far the store got.
     private func applying(from source: UUID, _ apply: (Store) throws -> Store.JournalApplySummary) throws -> Store.JournalApplySummary {
-        let newStore = NewStore(at: path)
-        var store: Store? = try StoreAccess.openCreating(path)
+        let newStore = NewStore(at: storePath.path)
+        var store: Store? = try StoreAccess.openCreating(storePath.path)
         let before = try store!.read { try $0.replicationCheckpoint(for: source) }
         do {
             return try apply(store!)
@@ -90,7 +90,7 @@ struct JournalApplyCommand: ParsableCommand {
             store = nil   // closes the store before its files go
             if appliedNothing { newStore.remove() }
             if after > before {
-                throw PartialProgress.error(error, store: path, through: after, applied: nil, command: "kvstore journal apply")
+                throw PartialProgress.error(error, store: storePath.path, through: after, applied: nil, command: "kvstore journal apply")
             }
             throw error
         }
@@ -98,8 +98,8 @@ struct JournalApplyCommand: ParsableCommand {
 
     /// A stream that does not start at the source's first entry cannot make a new replica.
     private func refuseGapInANewStore(_ header: JournalStreamHeader) throws {
-        if StoreAccess.isAbsentOrEmptyDirectory(path), header.firstSequence > 1 {
-            throw JournalApplyError(.gap, "source \(entries(1, through: header.firstSequence - 1)) \(are(1, through: header.firstSequence - 1)) missing: \(path) is a new store, but the stream starts at \(header.firstSequence)")
+        if StoreAccess.isAbsentOrEmptyDirectory(storePath.path), header.firstSequence > 1 {
+            throw JournalApplyError(.gap, "source \(entries(1, through: header.firstSequence - 1)) \(are(1, through: header.firstSequence - 1)) missing: \(storePath.path) is a new store, but the stream starts at \(header.firstSequence)")
         }
     }
 

@@ -23,8 +23,7 @@ struct JournalConsumersCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's directory.")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<ExistingStore>
 
     @Option(help: ArgumentHelp("Register a consumer of this name (printable, no whitespace, at most \(JournalConsumer.maxNameLength) bytes).", valueName: "name"))
     var register: String?
@@ -46,7 +45,7 @@ struct JournalConsumersCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let changing = register != nil || unregister != nil
-            let store = try changing ? StoreAccess.openExisting(path) : StoreAccess.openForReading(path)
+            let store = try changing ? StoreAccess.openExisting(storePath.path) : StoreAccess.openForReading(storePath.path)
             if let register { try store.registerConsumer(named: register, startingAfter: after) }
             if let unregister { try store.consumer(named: unregister).unregister() }
             let output = StandardOutput()

@@ -30,8 +30,7 @@ struct JournalExportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's directory.")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<ExistingStore>
 
     @Option(help: ArgumentHelp("Start at this sequence number (included; default: the first entry held).", valueName: "seq"))
     var since: UInt64?
@@ -44,17 +43,23 @@ struct JournalExportCommand: ParsableCommand {
             if isatty(1) == 1 {
                 throw CommandError("standard output is a terminal; redirect the binary stream to a file or a pipe")
             }
-            let store = try StoreAccess.openForReading(path)
+            let store = try StoreAccess.openForReading(storePath.path)
             try JournalStart.check(since: since, in: store)
             let follow = follow
             let output: ([UInt8]) throws -> Void = { bytes in
-                // A follow export ends when standard output closes (see stopOnSignalsOrClosedOutput).
-                if let failure = FileDescriptorOutput.writeAll(bytes, to: 1), !(follow && failure == EPIPE) {
-                    throw CommandError("writing the stream to standard output failed: \(String(cString: strerror(failure)))")
+                guard let failure = FileDescriptorOutput.writeAll(bytes, to: 1) else { return }
+                // A closed pipe ends the export quietly: its reader has what it wanted. A follow
+                // export ends when standard output closes (see stopOnSignalsOrClosedOutput).
+                if failure == EPIPE {
+                    if follow { return }
+                    throw OutputClosed()
                 }
+                throw CommandError("writing the stream to standard output failed: \(String(cString: strerror(failure)))")
             }
             guard follow else {
-                try store.exportJournal(since: since ?? 1, to: output)
+                do {
+                    try store.exportJournal(since: since ?? 1, to: output)
+                } catch is OutputClosed {}
                 return
             }
             var stopping: [any DispatchSourceProtocol] = []
@@ -65,3 +70,6 @@ struct JournalExportCommand: ParsableCommand {
         }
     }
 }
+
+/// Standard output's reader went away (`EPIPE`): the export stops, with success.
+private struct OutputClosed: Error {}

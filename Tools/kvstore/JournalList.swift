@@ -30,8 +30,7 @@ struct JournalListCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's directory.")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<ExistingStore>
 
     @Option(help: ArgumentHelp("Start at this sequence number (included; default 1).", valueName: "seq"))
     var since: UInt64?
@@ -59,7 +58,7 @@ struct JournalListCommand: ParsableCommand {
                 try followingOrConsuming()
                 return
             }
-            let store = try StoreAccess.openForReading(path)
+            let store = try StoreAccess.openForReading(storePath.path)
             try JournalStart.check(since: since, in: store)
             let output = StandardOutput()
             try JournalListing.write(store, since: since ?? 1, limit: limit, format: format, to: output)
@@ -73,7 +72,7 @@ extension JournalListCommand {
     /// follower starts at `--since` (an error when the journal was truncated past it) or at the
     /// journal's first entry.
     private func followingOrConsuming() throws {
-        let store = try consumer == nil ? StoreAccess.openForReading(path) : StoreAccess.openExisting(path)
+        let store = try consumer == nil ? StoreAccess.openForReading(storePath.path) : StoreAccess.openExisting(storePath.path)
         let start: JournalFollowing.Start
         if let consumer {
             start = .consumer(try store.consumer(named: consumer))

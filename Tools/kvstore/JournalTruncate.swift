@@ -22,8 +22,7 @@ struct JournalTruncateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's directory.")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<ExistingStore>
 
     @Option(help: ArgumentHelp("Delete the entries before this sequence (at most the last sequence + 1).", valueName: "seq"))
     var before: UInt64
@@ -33,7 +32,7 @@ struct JournalTruncateCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let store = try StoreAccess.openExisting(path)
+            let store = try StoreAccess.openExisting(storePath.path)
             let removed = try store.truncateJournal(before: before, force: force)
             let (first, last) = try store.read { (try $0.firstSequence(), try $0.lastSequence()) }
             let output = StandardOutput()

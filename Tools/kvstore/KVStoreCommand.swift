@@ -1,7 +1,8 @@
 import ArgumentParser
 
-/// `kvstore`: the command-line tool for kvstore stores (DESIGN §10). Scripts depend on its
-/// commands, arguments and output formats.
+/// `kvstore`: the command-line tool for kvstore stores. Scripts depend on its
+/// commands, arguments, output formats and exit statuses
+/// (Sources/KVStore/KVStore.docc/Guarantees.md, "The command line").
 @main
 struct KVStoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,6 +28,7 @@ struct KVStoreCommand: ParsableCommand {
               kvstore stat ./store
               kvstore render ./store person/ada --text 'Hello [[name]]'
             """,
+        version: KVStoreVersion.current,
         subcommands: [
             DemoCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ValueCommand.self,
             DumpCommand.self, LoadCommand.self, JournalCommand.self, ReplayCommand.self,
@@ -80,7 +82,7 @@ struct KVStoreCommand: ParsableCommand {
         var names = ["kvstore"]
         var commands = configuration.subcommands
         for argument in arguments {
-            guard let command = commands.first(where: { $0._commandName == argument }) else { break }
+            guard let command = commands.first(where: { $0.configuration.commandName == argument }) else { break }
             names.append(argument)
             commands = command.configuration.subcommands
         }

@@ -31,8 +31,7 @@ struct LoadCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's directory (created when absent).")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<StoreCreatedWhenAbsent>
 
     @Argument(help: ArgumentHelp("The jsonl file, or - for standard input.", valueName: "file"))
     var input: String = "-"
@@ -55,10 +54,10 @@ struct LoadCommand: ParsableCommand {
             }
             let reader = try LineReader(path: input)
             if isatty(2) == 1 { progress = Progress(label: "loading", unit: "lines", total: reader.countLines()) }
-            let newStore = NewStore(at: path)
+            let newStore = NewStore(at: storePath.path)
             var loader: Loader?
             do {
-                let store = try StoreAccess.openCreating(path, mapSize: Self.mapSize(forInputOf: reader.size))
+                let store = try StoreAccess.openCreating(storePath.path, mapSize: Self.mapSize(forInputOf: reader.size))
                 loader = Loader(store: store, reader: reader, replace: replace, progress: progress)
                 try loader?.run(batch: batch)
             } catch {

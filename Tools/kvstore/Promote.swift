@@ -23,12 +23,12 @@ struct PromoteCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The replica's directory.")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<Replica>
+    enum Replica: StorePathHelp { static let text = "The replica's directory." }
 
     func run() throws {
         try reportingErrors {
-            let store = try StoreAccess.openExisting(path)
+            let store = try StoreAccess.openExisting(storePath.path)
             let changed = try store.promote()
             var line: [String: Value] = ["promoted": .bool(changed)]
             if case .promoted(let source) = try store.read({ try $0.replicationRole() }) {

@@ -18,8 +18,7 @@ struct RemoveCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's directory.")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<ExistingStore>
 
     @Argument(help: ArgumentHelp("The record, as KIND/ID.", valueName: "ref"))
     var ref: String
@@ -31,7 +30,7 @@ struct RemoveCommand: ParsableCommand {
         try reportingErrors {
             let ref = try Input.ref(ref)
             if let keyPath { _ = try Input.storedKeyPath(keyPath) }  // checked before the store is opened
-            let store = try StoreAccess.openExisting(path)
+            let store = try StoreAccess.openExisting(storePath.path)
             try store.write { txn in
                 guard let keyPath else { return try txn.delete(ref) }
                 try txn.removeValue(forKeyPath: keyPath, of: ref)

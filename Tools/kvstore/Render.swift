@@ -27,8 +27,7 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's directory.")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<ExistingStore>
 
     @Argument(help: ArgumentHelp("The record, as KIND/ID.", valueName: "ref"))
     var ref: String
@@ -51,7 +50,7 @@ struct RenderCommand: ParsableCommand {
         try reportingErrors {
             let ref = try Input.ref(ref)
             let parsed = try Template(try text ?? InputFile.text(of: template ?? "-", what: "template"))
-            let store = try StoreAccess.openForReading(path)
+            let store = try StoreAccess.openForReading(storePath.path)
             let rendered = try store.read { txn in try parsed.render(ref, in: txn, strict: strict) }
             let output = StandardOutput()
             output.write(rendered)

@@ -23,8 +23,8 @@ struct ReplayCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store whose journal to replay.")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<Source>
+    enum Source: StorePathHelp { static let text = "The store whose journal to replay." }
 
     @Option(help: ArgumentHelp("The new store to build (absent, or an empty directory).", valueName: "newpath"))
     var into: String
@@ -49,7 +49,7 @@ struct ReplayCommand: ParsableCommand {
                 }
                 limit = .time(date)
             }
-            let source = try StoreAccess.openForReading(path)
+            let source = try StoreAccess.openForReading(storePath.path)
             try source.checkReplayable()
             try StorePath.refuseDanglingLink(into)
             guard StoreAccess.isAbsentOrEmptyDirectory(into) else {

@@ -2,7 +2,6 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import KVStore
-import LMDB
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -89,7 +88,7 @@ struct ReplicateCommand: ParsableCommand {
         run: (((Replicator.Status) -> Void)?) throws -> Replicator.Status, stop: @escaping @Sendable () -> Void
     ) throws -> Replicator.Status {
         let newStore = NewStore(at: destination)
-        let latest = LockedState<Replicator.Status?>(nil)
+        let latest = LockedValue<Replicator.Status?>(nil)
         let stopping = follow ? JournalFollowing.stopOnSignals(stop) : []
         let lag = follow && isatty(2) == 1 ? Self.reportingLag(of: latest) : nil
         defer {
@@ -110,7 +109,7 @@ struct ReplicateCommand: ParsableCommand {
     }
 
     /// Redraws `replicating: applied through A, source at S, lag L` on standard error once a second.
-    private static func reportingLag(of latest: LockedState<Replicator.Status?>) -> any DispatchSourceTimer {
+    private static func reportingLag(of latest: LockedValue<Replicator.Status?>) -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
         timer.setEventHandler {

@@ -45,8 +45,7 @@ struct ServeCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's directory.")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<ExistingStore>
 
     @Option(help: ArgumentHelp("The address to listen on: HOST:PORT, or PORT for the loopback address (0: any free port).", valueName: "host:port"))
     var listen = "127.0.0.1:7070"
@@ -69,7 +68,7 @@ struct ServeCommand: ParsableCommand {
             configuration.port = address.port
             configuration.maxConnections = maxConnections
             try security.apply(to: &configuration)
-            let store = try StoreAccess.openForReading(path)
+            let store = try StoreAccess.openForReading(storePath.path)
             if !quiet {
                 configuration.log = { line in FileDescriptorOutput.writeAll(Array("serve: \(line)\n".utf8), to: 2) }
             }

@@ -25,8 +25,7 @@ struct SetCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's directory (created when absent).")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<StoreCreatedWhenAbsent>
 
     @Argument(help: ArgumentHelp("The record, as KIND/ID (created when absent).", valueName: "ref"))
     var ref: String
@@ -49,8 +48,8 @@ struct SetCommand: ParsableCommand {
                     ? "\(ref): no such record (setting null creates nothing)"
                     : "\(ref): no such record; set creates a record only for a single key, not for the key path '\(keyPath)'")
             let createsRecord = singleKey != nil && !value.isNull
-            if !createsRecord && StoreAccess.isAbsentOrEmptyDirectory(path) { throw missingRecord }
-            let store = try StoreAccess.openCreating(path)
+            if !createsRecord && StoreAccess.isAbsentOrEmptyDirectory(storePath.path) { throw missingRecord }
+            let store = try StoreAccess.openCreating(storePath.path)
             try store.write { txn in
                 if try txn.contains(ref) {
                     try txn.setValue(value, forKeyPath: keyPath, of: ref)

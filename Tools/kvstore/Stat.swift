@@ -32,15 +32,14 @@ struct StatCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's directory.")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<ExistingStore>
 
     @Option(help: "The output format.")
     var format: StatFormat = .table
 
     func run() throws {
         try reportingErrors {
-            let store = try StoreAccess.openForReading(path)
+            let store = try StoreAccess.openForReading(storePath.path)
             let report = StatReport(try store.statistics())
             let output = StandardOutput()
             switch format {

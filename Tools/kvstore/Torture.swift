@@ -18,8 +18,7 @@ struct TortureCommand: ParsableCommand {
         shouldDisplay: false
     )
 
-    @Argument(help: "The store's directory (created when absent).")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<StoreCreatedWhenAbsent>
 
     @Option(name: .customLong("run"), help: "This writer's name: the id of its counter record and the prefix of its items.")
     var name: String
@@ -38,7 +37,7 @@ struct TortureCommand: ParsableCommand {
             guard commits >= 0, batch >= 1 else { throw CommandError("--commits must be 0 or more and --batch 1 or more") }
             let counter = try Input.ref("counter/\(name)")
             let shared = try increment.map(Input.ref)
-            let store = try StoreAccess.openCreating(path)
+            let store = try StoreAccess.openCreating(storePath.path)
             guard commits > 0 else { return }
             for commit in 1...commits {
                 let n = Value.int(Int64(commit))

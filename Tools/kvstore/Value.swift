@@ -25,8 +25,7 @@ struct ValueCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's directory.")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<ExistingStore>
 
     @Argument(help: ArgumentHelp("The kind whose records form the collection.", valueName: "kind"))
     var kind: String
@@ -41,7 +40,7 @@ struct ValueCommand: ParsableCommand {
         try reportingErrors {
             let kind = try Input.kind(kind)
             _ = try Input.keyPath(keyPath)
-            let store = try StoreAccess.openForReading(path)
+            let store = try StoreAccess.openForReading(storePath.path)
             let value = try store.read { txn in try txn.value(forKeyPath: keyPath, ofKind: kind) } ?? .null
             let output = StandardOutput()
             output.line(TypedJSON.string(from: value, pretty: pretty))

@@ -27,15 +27,14 @@ struct VerifyCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's directory.")
-    var path: String
+    @OptionGroup var storePath: StorePathArgument<ExistingStore>
 
     func run() throws {
         var healthy = true
         try reportingErrors(status: 2) {
             let report: VerificationReport
             do {
-                let store = try StoreAccess.openForReading(path)
+                let store = try StoreAccess.openForReading(storePath.path)
                 let progress = Progress(label: "verifying", unit: "records and entries")
                 do {
                     report = try store.verify { progress.advance(by: $0) }
@@ -46,7 +45,7 @@ struct VerifyCommand: ParsableCommand {
                 progress.finish()
             } catch let error as StoreError where error.code == .damaged {
                 // The pages LMDB reads to open the store are damaged: check the file without it.
-                report = try Store.verifyPages(atPath: path)
+                report = try Store.verifyPages(atPath: storePath.path)
                 if report.isHealthy { throw error }
             }
             let output = StandardOutput()

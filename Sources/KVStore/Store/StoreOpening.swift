@@ -34,7 +34,7 @@ enum StoreOpening {
             throw describe(error, path: path)
         }
         try StoreFiles.checkSize(of: environment, path: path)
-        try StoreFiles.checkPages(of: environment, path: path)
+        try StoreFiles.checkPages(of: environment, path: path, forWriting: !options.readOnly)
         do {
             if options.readOnly {
                 return try openExisting(environment, path: path)

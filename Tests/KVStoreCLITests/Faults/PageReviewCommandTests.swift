@@ -28,10 +28,10 @@ import TestSupport
 
     /// A free-page list entry that names a leaf of `records` (damage opening does not see: it
     /// checks only the list's root page). Each `set` then lets LMDB hand the leaf out again and
-    /// overwrite it: after 30 of them, `verify` finds `records` damaged (a page used twice; with
+    /// overwrite it: after 30 of them, `verify` found `records` damaged (a page used twice; with
     /// new records, 11 of 2,001 were silently gone and `dump` exited 0; in a library process
-    /// LMDB's assertion in `mdb_page_dirty` aborted it). A write must
-    /// refuse such a store, or leave every record readable.
+    /// LMDB's assertion in `mdb_page_dirty` aborted it). A write must refuse such a store (it
+    /// does: opening for writing checks every page), or leave every record readable.
     @Test func writesOnAFreeListNamingAPageInUseLoseNoRecord() throws {
         let dir = try TestDirectory()
         let bad = dir.path("bad")
@@ -58,14 +58,8 @@ import TestSupport
         let dumped = (try? String(contentsOf: dir.outputs.appendingPathComponent("dump"), encoding: .utf8)) ?? ""
         let records = dumped.split(separator: "\n").count
         let verify = try dir.kvstore("verify", bad)
-        // Known, not fixed yet: opening checks only the free list's root page, so LMDB hands the
-        // listed leaf out again and the writes overwrite it. Catching it needs the free list
-        // checked against every tree before the first write. When that lands, this known issue
-        // stops being recorded and Swift Testing fails the test: remove the wrapper then.
-        withKnownIssue("writes on a free list naming a page in use overwrite records (open)") {
-            #expect(dump.status != 0 || records == 401, "records silently lost after writes on a damaged free-page list: \(records) of 401")
-            // The damage stays where it was: no write spread it into `records`.
-            #expect(verify.status == 1 && !verify.stdout.contains("database records"), "\(verify)")
-        }
+        #expect(dump.status != 0 || records == 401, "records silently lost after writes on a damaged free-page list: \(records) of 401")
+        // The damage stays where it was: no write spread it into `records`.
+        #expect(verify.status == 1 && !verify.stdout.contains("database records"), "\(verify)")
     }
 }

@@ -1,0 +1,14 @@
+@testable import kvstore
+import Testing
+
+/// `kvstore --version`.
+@Suite struct VersionTests {
+    @Test func versionPrintsTheToolsVersion() throws {
+        let dir = try TestDirectory()
+        let result = try dir.succeed("--version")
+        #expect(result.stdout == KVStoreVersion.current + "\n")
+        let parts = KVStoreVersion.current.split(separator: ".", omittingEmptySubsequences: false)
+        #expect(parts.count == 3 && parts.allSatisfy { UInt($0) != nil }, "MAJOR.MINOR.PATCH: \(KVStoreVersion.current)")
+        #expect(try dir.succeed("--help").stdout.contains("--version"))
+    }
+}
