@@ -1,20 +1,6 @@
 import Foundation
 import LMDB
 
-/// The replica role and the source's known position, in the `meta` database:
-/// - `replica-of`: the source store id (lowercase UUID text) of a store made a replica by applying
-///   its journal (written with the first applied batch) or by seeding from its snapshot;
-/// - `promoted`: Float64 LE seconds since 1970, when the replica was promoted (it takes local
-///   writes again; `replica-of` stays, as history);
-/// - `source-last/<source id>`: the source's last sequence (UInt64 LE) when last heard of, written
-///   in the same transaction as that source's checkpoint.
-extension StoreLayout.MetaKey {
-    static let replicaOf = Array("replica-of".utf8)
-    static let promoted = Array("promoted".utf8)
-    static let sourceLastPrefix = Array("source-last/".utf8)
-    static func sourceLast(_ source: UUID) -> [UInt8] { sourceLastPrefix + Array(source.lowercasedText.utf8) }
-}
-
 /// Whether a store takes local writes, and why.
 ///
 /// ```swift

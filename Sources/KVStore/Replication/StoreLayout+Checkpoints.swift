@@ -1,13 +1,5 @@
 import Foundation
 
-/// Replication checkpoints in the `meta` database: key `replica/<source store id>` (the UUID in
-/// lowercase, as text), value the last applied source sequence (UInt64 LE). Written in the same
-/// transaction as the changes it accounts for, so applying is exactly-once.
-extension StoreLayout.MetaKey {
-    static let checkpointPrefix = Array("replica/".utf8)
-    static func checkpoint(_ source: UUID) -> [UInt8] { checkpointPrefix + Array(source.lowercasedText.utf8) }
-}
-
 extension ReadTransaction {
     /// The last sequence of `source`'s journal applied to this store (0 when none was).
     ///
