@@ -20,7 +20,7 @@ let targets: [(name: String, products: [String])] = [
     ("FuzzJournalStream", []),
     ("FuzzJournalEntry", []),
     ("FuzzKeyPath", []),
-    ("FuzzTemplate", []),
+    ("FuzzTemplate", ["KVStoreTemplates"]),
     ("FuzzProtocolFrames", ["KVStoreNetwork"]),
     ("FuzzPageDamage", ["LMDB"]),
 ]
