@@ -14,9 +14,8 @@ let package = Package(
         .library(name: "KVStoreNetwork", targets: ["KVStoreNetwork"]),
         // Text templates filled from a record's key paths (`kvstore render`).
         .library(name: "KVStoreTemplates", targets: ["KVStoreTemplates"]),
+        // The Swift layer over LMDB (the fuzz package's page-damage target checks pages with it).
         .library(name: "LMDB", targets: ["LMDB"]),
-        // LMDB's C API, for the benchmark harness's raw-LMDB baseline.
-        .library(name: "CLMDB", targets: ["CLMDB"]),
         .executable(name: "kvstore", targets: ["kvstore"]),
     ],
     dependencies: [
