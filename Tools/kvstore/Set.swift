@@ -49,7 +49,7 @@ struct SetCommand: ParsableCommand {
                     ? "\(ref): no such record (setting null creates nothing)"
                     : "\(ref): no such record; set creates a record only for a single key, not for the key path '\(keyPath)'")
             let createsRecord = singleKey != nil && !value.isNull
-            if !createsRecord && StoreAccess.isAbsentOrEmptyDirectory(path) { throw missingRecord }
+            if !createsRecord && StoreDirectory.isEmpty(atPath: path) { throw missingRecord }
             let store = try StoreAccess.openCreating(path)
             try store.write { txn in
                 if try txn.contains(ref) {
