@@ -24,18 +24,18 @@ extension ReadTransaction {
     /// This store's role: primary, replica (refusing local writes) or promoted.
     /// - Throws: ``StoreError/Code/corrupt`` when `replica-of` is not a store id.
     public func replicationRole() throws -> ReplicationRole {
-        guard let raw = try transaction.get(StoreLayout.MetaKey.replicaOf, in: databases.meta) else { return .primary }
+        guard let raw = try transaction.value(forKey: StoreLayout.MetaKey.replicaOf, in: databases.meta) else { return .primary }
         guard let source = UUID(uuidString: String(decoding: raw, as: UTF8.self)) else {
             throw StoreError(.corrupt, "the replica-of entry in meta is not a store id", path: store.path)
         }
-        return try transaction.get(StoreLayout.MetaKey.promoted, in: databases.meta) == nil
+        return try transaction.withValue(forKey: StoreLayout.MetaKey.promoted, in: databases.meta) { $0 == nil }
             ? .replica(of: source) : .promoted(from: source)
     }
 
     /// The last sequence of `source`'s journal when this store last heard of it (an apply
     /// records it with every checkpoint), or nil when unknown.
     public func sourceLastSequence(for source: UUID) throws -> UInt64? {
-        StoreLayout.uint64(from: try transaction.get(StoreLayout.MetaKey.sourceLast(source), in: databases.meta))
+        try transaction.uint64(forKey: StoreLayout.MetaKey.sourceLast(source), in: databases.meta)
     }
 }
 
@@ -52,7 +52,7 @@ extension WriteTransaction {
     /// Makes this store a replica of `source` unless it already has a role (a replica of another
     /// source stays one of its first; a promoted store stays writable).
     func becomeReplica(of source: UUID) throws {
-        guard try transaction.get(StoreLayout.MetaKey.replicaOf, in: databases.meta) == nil else { return }
+        guard try transaction.withValue(forKey: StoreLayout.MetaKey.replicaOf, in: databases.meta, { $0 == nil }) else { return }
         try transaction.put(StoreLayout.MetaKey.replicaOf, Array(source.lowercasedText.utf8), in: databases.meta)
     }
 

@@ -7,7 +7,7 @@ extension ReadTransaction {
     /// let applied = try replica.read { try $0.replicationCheckpoint(for: sourceID) }
     /// ```
     public func replicationCheckpoint(for source: UUID) throws -> UInt64 {
-        StoreLayout.uint64(from: try transaction.get(StoreLayout.MetaKey.checkpoint(source), in: databases.meta)) ?? 0
+        try transaction.uint64(forKey: StoreLayout.MetaKey.checkpoint(source), in: databases.meta) ?? 0
     }
 
     /// Every source applied to this store, with the last of its sequences applied, in key order.

@@ -57,6 +57,14 @@ enum StoreLayout {
     }
 }
 
+extension LMDB.Transaction {
+    /// The `UInt64 LE` stored under `key` in `db` (a `meta` counter), or nil when there is none or
+    /// it is not 8 bytes.
+    func uint64(forKey key: [UInt8], in db: Database) throws -> UInt64? {
+        try withValue(forKey: key, in: db) { StoreLayout.uint64(from: $0) }
+    }
+}
+
 /// The three named databases of an open store.
 struct StoreDatabases: Sendable {
     let records: Database
