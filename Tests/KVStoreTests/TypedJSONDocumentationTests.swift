@@ -16,7 +16,7 @@ import Testing
     static var sources: [(name: String, text: String)] {
         get throws {
             let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            return try ["README.md", "Sources/KVStore/Values/TypedJSON.swift"].map {
+            return try ["README.md", "Sources/KVStore/JSON/TypedJSON.swift"].map {
                 ($0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8))
             }
         }

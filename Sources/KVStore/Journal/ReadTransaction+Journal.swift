@@ -2,7 +2,7 @@
 extension ReadTransaction {
     /// The sequence of the newest journal entry (0 when nothing was ever journaled).
     public func lastSequence() throws -> UInt64 {
-        StoreLayout.uint64(from: try transaction.get(StoreLayout.MetaKey.lastSequence, in: databases.meta)) ?? 0
+        try transaction.uint64(forKey: StoreLayout.MetaKey.lastSequence, in: databases.meta) ?? 0
     }
 
     /// The sequence of the oldest entry still in the journal, or nil when it is empty.

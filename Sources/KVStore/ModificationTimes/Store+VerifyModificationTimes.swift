@@ -11,7 +11,7 @@ extension Store {
             }
             if StampCodec.decode(value) == nil {
                 report.add("the modification times of \(ref) are corrupt")
-            } else if try txn.recordBytes(ref) == nil {
+            } else if try txn.withRecordBytes(ref, { $0 == nil }) {
                 report.add("modification times are kept for \(ref), which does not exist")
             }
             return true

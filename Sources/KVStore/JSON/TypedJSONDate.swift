@@ -6,9 +6,9 @@ import Foundation
 /// written with the digits of Swift's shortest round-trip form of that `Double`, and read back by
 /// correctly rounded conversion of the exact decimal `seconds.fraction`, so every finite date below
 /// 2^53 seconds from 2001 round-trips exactly (dates near 2001-01-01 may need many digits).
-enum TypedJSONDate {
+package enum TypedJSONDate {
     /// What `$date` holds for a date.
-    enum Form: Equatable {
+    package enum Form: Equatable {
         /// ISO 8601 text, or `NaN`, `Infinity`, `-Infinity`.
         case text(String)
         /// Seconds since 2001-01-01T00:00:00Z, for dates ISO 8601 text does not cover here (2^53 seconds
@@ -32,7 +32,7 @@ enum TypedJSONDate {
         }
     }
 
-    static func form(of date: Date) -> Form {
+    package static func form(of date: Date) -> Form {
         let interval = date.timeIntervalSinceReferenceDate
         if interval.isNaN { return .text("NaN") }
         if interval.isInfinite { return .text(interval < 0 ? "-Infinity" : "Infinity") }

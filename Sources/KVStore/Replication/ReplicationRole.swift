@@ -1,20 +1,6 @@
 import Foundation
 import LMDB
 
-/// The replica role and the source's known position, in the `meta` database:
-/// - `replica-of`: the source store id (lowercase UUID text) of a store made a replica by applying
-///   its journal (written with the first applied batch) or by seeding from its snapshot;
-/// - `promoted`: Float64 LE seconds since 1970, when the replica was promoted (it takes local
-///   writes again; `replica-of` stays, as history);
-/// - `source-last/<source id>`: the source's last sequence (UInt64 LE) when last heard of, written
-///   in the same transaction as that source's checkpoint.
-extension StoreLayout.MetaKey {
-    static let replicaOf = Array("replica-of".utf8)
-    static let promoted = Array("promoted".utf8)
-    static let sourceLastPrefix = Array("source-last/".utf8)
-    static func sourceLast(_ source: UUID) -> [UInt8] { sourceLastPrefix + Array(source.lowercasedText.utf8) }
-}
-
 /// Whether a store takes local writes, and why.
 ///
 /// ```swift
@@ -38,18 +24,18 @@ extension ReadTransaction {
     /// This store's role: primary, replica (refusing local writes) or promoted.
     /// - Throws: ``StoreError/Code/corrupt`` when `replica-of` is not a store id.
     public func replicationRole() throws -> ReplicationRole {
-        guard let raw = try transaction.get(StoreLayout.MetaKey.replicaOf, in: databases.meta) else { return .primary }
+        guard let raw = try transaction.value(forKey: StoreLayout.MetaKey.replicaOf, in: databases.meta) else { return .primary }
         guard let source = UUID(uuidString: String(decoding: raw, as: UTF8.self)) else {
             throw StoreError(.corrupt, "the replica-of entry in meta is not a store id", path: store.path)
         }
-        return try transaction.get(StoreLayout.MetaKey.promoted, in: databases.meta) == nil
+        return try transaction.withValue(forKey: StoreLayout.MetaKey.promoted, in: databases.meta) { $0 == nil }
             ? .replica(of: source) : .promoted(from: source)
     }
 
     /// The last sequence of `source`'s journal when this store last heard of it (an apply
     /// records it with every checkpoint), or nil when unknown.
     public func sourceLastSequence(for source: UUID) throws -> UInt64? {
-        StoreLayout.uint64(from: try transaction.get(StoreLayout.MetaKey.sourceLast(source), in: databases.meta))
+        try transaction.uint64(forKey: StoreLayout.MetaKey.sourceLast(source), in: databases.meta)
     }
 }
 
@@ -66,7 +52,7 @@ extension WriteTransaction {
     /// Makes this store a replica of `source` unless it already has a role (a replica of another
     /// source stays one of its first; a promoted store stays writable).
     func becomeReplica(of source: UUID) throws {
-        guard try transaction.get(StoreLayout.MetaKey.replicaOf, in: databases.meta) == nil else { return }
+        guard try transaction.withValue(forKey: StoreLayout.MetaKey.replicaOf, in: databases.meta, { $0 == nil }) else { return }
         try transaction.put(StoreLayout.MetaKey.replicaOf, Array(source.lowercasedText.utf8), in: databases.meta)
     }
 
@@ -82,45 +68,5 @@ extension WriteTransaction {
     func setSourceLastSequence(_ last: UInt64?, applied: UInt64, for source: UUID) throws {
         guard let known = try last ?? sourceLastSequence(for: source) else { return }
         try transaction.put(StoreLayout.MetaKey.sourceLast(source), StoreLayout.uint64(max(known, applied)), in: databases.meta)
-    }
-}
-
-extension Store {
-    /// The source this store is a replica of, or nil when it takes local writes (a primary or a
-    /// promoted store).
-    ///
-    /// ```swift
-    /// if let source = try replica.replicaSource { print("replica of \(source)") }
-    /// ```
-    public var replicaSource: UUID? {
-        get throws {
-            if case .replica(let source) = try read({ try $0.replicationRole() }) { return source }
-            return nil
-        }
-    }
-
-    /// Makes a replica writable: local writes are accepted from now on. Changes from its source
-    /// can still be applied (checkpoints stay), but once local writes were made the two may
-    /// diverge, and an apply that meets a divergence stops with ``JournalApplyError/Code/diverged``.
-    ///
-    /// ```swift
-    /// try replica.promote()        // the source is gone: this copy takes over
-    /// try replica.setValue("now writable", forKey: "note", of: ref)
-    /// ```
-    /// - Returns: false when the store was already promoted (nothing changes).
-    /// - Throws: ``StoreError/Code/notAReplica`` for a store that never was a replica.
-    @discardableResult
-    public func promote() throws -> Bool {
-        try write { txn in
-            switch try txn.replicationRole() {
-            case .primary:
-                throw StoreError(.notAReplica, "not a replica: there is nothing to promote", path: path)
-            case .promoted:
-                return false
-            case .replica:
-                try txn.transaction.put(StoreLayout.MetaKey.promoted, StoreLayout.uint64(Date().timeIntervalSince1970.bitPattern), in: databases.meta)
-                return true
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Testing
-@testable import KVStore
+import KVStore
+import KVStoreTemplates
 
 /// Inputs the template fuzz target (`Tools/Fuzz`) found, kept as regression tests.
 @Suite struct TemplateFuzzRegressionTests {

@@ -1,5 +1,6 @@
 import Foundation
 import KVStore
+import KVStoreTemplates
 import Testing
 
 /// ``Template``: parsing, value text, escaping, the undefined-key hook and strictness.
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func undefinedKeysGoToTheKindsHookAndStrictFailsOnNil() throws {
-        let store = try TemporaryStore()
+        let store = try TemplateTestStore()
         var person = try Kind("person")
         person.valueForUndefinedKey = { key, _, _ in key == "fullName" ? "Ada Lovelace" : nil }
         store.store.register(person)

@@ -9,11 +9,13 @@ extension ReadTransaction {
     /// ```
     /// - Throws: ``StoreError/Code/corrupt`` when the stored times do not decode.
     public func modificationTimes(of ref: RecordRef) throws -> [String: KeyStamp] {
-        guard let bytes = try transaction.get(StoreLayout.MetaKey.stamps(ref), in: databases.meta) else { return [:] }
-        guard let stamps = StampCodec.decode(bytes) else {
-            throw StoreError(.corrupt, "the modification times of \(ref) are corrupt", path: store.path)
+        try transaction.withValue(forKey: StoreLayout.MetaKey.stamps(ref), in: databases.meta) { bytes in
+            guard let bytes else { return [:] }
+            guard let stamps = StampCodec.decode(bytes) else {
+                throw StoreError(.corrupt, "the modification times of \(ref) are corrupt", path: store.path)
+            }
+            return stamps
         }
-        return stamps
     }
 
     /// The record's values with their modification stamps, as another store merges them; nil

@@ -1,3 +1,6 @@
+import Foundation
+import KVStore
+
 /// A text template whose `[[keyPath]]` tags are replaced by a record's values: `kvstore render`.
 ///
 /// The syntax, the whole of it:
@@ -8,7 +11,7 @@
 /// - Everything else is copied as it is, a lone `]]` included. There is no escape for a literal
 ///   `[[`: every `[[` opens a tag, so a tag not closed before the next `[[` is an error.
 ///
-/// Key paths are those of ``ReadTransaction/value(forKeyPath:of:)``: nested dictionaries,
+/// Key paths are those of `ReadTransaction.value(forKeyPath:of:)`: nested dictionaries,
 /// references, arrays and collection operators (`[[lines.@sum.amount]]`). A value's text is
 /// ``text(of:)``. A key path with no value — including an undefined key, after the kind's
 /// `valueForUndefinedKey` hook — gives empty text, or an error when rendering is strict.
@@ -44,7 +47,7 @@ public struct Template: Sendable {
     ///   - txn: the transaction to read the record (and the records its key paths reach) in.
     ///   - strict: when true, a key path with no value (nil or `null`) is a ``TemplateError``
     ///     naming it; when false (the default), it gives empty text.
-    /// - Throws: ``TemplateError``, or ``KeyValueCodingError`` (`recordNotFound`, an undefined key
+    /// - Throws: ``TemplateError``, or `KeyValueCodingError` (`recordNotFound`, an undefined key
     ///   of a closed kind, a key into a scalar, …) from reading the record.
     public func render(_ ref: RecordRef, in txn: ReadTransaction, strict: Bool = false) throws -> String {
         guard try txn.contains(ref) else { throw KeyValueCodingError.recordNotFound(ref) }

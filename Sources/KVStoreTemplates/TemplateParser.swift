@@ -1,3 +1,5 @@
+import KVStore
+
 /// Splits a template's text into text and tags (see ``Template`` for the syntax).
 struct TemplateParser {
     private let text: String

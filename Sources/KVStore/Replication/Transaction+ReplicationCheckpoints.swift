@@ -1,13 +1,5 @@
 import Foundation
 
-/// Replication checkpoints in the `meta` database: key `replica/<source store id>` (the UUID in
-/// lowercase, as text), value the last applied source sequence (UInt64 LE). Written in the same
-/// transaction as the changes it accounts for, so applying is exactly-once.
-extension StoreLayout.MetaKey {
-    static let checkpointPrefix = Array("replica/".utf8)
-    static func checkpoint(_ source: UUID) -> [UInt8] { checkpointPrefix + Array(source.lowercasedText.utf8) }
-}
-
 extension ReadTransaction {
     /// The last sequence of `source`'s journal applied to this store (0 when none was).
     ///
@@ -15,7 +7,7 @@ extension ReadTransaction {
     /// let applied = try replica.read { try $0.replicationCheckpoint(for: sourceID) }
     /// ```
     public func replicationCheckpoint(for source: UUID) throws -> UInt64 {
-        StoreLayout.uint64(from: try transaction.get(StoreLayout.MetaKey.checkpoint(source), in: databases.meta)) ?? 0
+        try transaction.uint64(forKey: StoreLayout.MetaKey.checkpoint(source), in: databases.meta) ?? 0
     }
 
     /// Every source applied to this store, with the last of its sequences applied, in key order.

@@ -1,10 +1,3 @@
-/// Durable journal consumers in the `meta` database: key `consumer/<name>` (the name in UTF-8),
-/// value the consumer's cursor as a UInt64 LE — the last journal sequence it has processed.
-extension StoreLayout.MetaKey {
-    static let consumerPrefix = Array("consumer/".utf8)
-    static func consumer(_ name: String) -> [UInt8] { consumerPrefix + Array(name.utf8) }
-}
-
 extension JournalConsumer {
     /// The longest consumer name, in UTF-8 bytes.
     public static let maxNameLength = 128
