@@ -35,14 +35,22 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
     /// The components, at least one.
     public let components: [Component]
 
+    /// The most components a key path has: enough to reach the deepest value a record holds (it
+    /// nests at most 511 levels), few enough that evaluating it, one call per component, stays
+    /// far from the end of a thread's stack. A path of 10,000 components that followed a
+    /// reference each step (`friend.friend.…`) ended the process with a stack overflow.
+    public static let maximumComponents = 512
+
     /// Parses a dot-separated key path.
     ///
     /// - Throws: ``KeyValueCodingError`` with code ``KeyValueCodingError/Code/invalidKeyPath`` for an
-    ///   empty path, an empty component (`a..b`, a leading or trailing dot) or a lone `@`, and
-    ///   ``KeyValueCodingError/Code/unknownOperator`` for `@name` with an unknown name.
+    ///   empty path, an empty component (`a..b`, a leading or trailing dot), a lone `@` or more
+    ///   than ``maximumComponents`` components, and ``KeyValueCodingError/Code/unknownOperator``
+    ///   for `@name` with an unknown name.
     public init(_ text: String) throws(KeyValueCodingError) {
         guard !text.isEmpty else { throw .invalidKeyPath(text, problem: "the key path is empty") }
         let parts = Self.keys(of: text)
+        try Self.checkLength(parts.count, of: text)
         var components: [Component] = []
         for (index, part) in parts.enumerated() {
             components.append(try Self.component(part, at: index, of: parts.count, in: text))
@@ -55,11 +63,12 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// let path = try KeyValuePath(components: [.key("items"), .operator(.count)])  // items.@count
     /// ```
-    /// - Throws: ``KeyValueCodingError/Code/invalidKeyPath`` for no components, or a key that is
-    ///   empty, contains `.` or starts with `@`.
+    /// - Throws: ``KeyValueCodingError/Code/invalidKeyPath`` for no components or more than
+    ///   ``maximumComponents``, or a key that is empty, contains `.` or starts with `@`.
     public init(components: [Component]) throws(KeyValueCodingError) {
         let text = components.map(\.description).joined(separator: ".")
         guard !components.isEmpty else { throw .invalidKeyPath(text, problem: "the key path is empty") }
+        try Self.checkLength(components.count, of: text)
         for case .key(let key) in components {
             // By bytes, as the parser splits: `.` or `@` then a combining mark is one Character.
             if key.isEmpty || key.utf8.contains(UInt8(ascii: ".")) || key.utf8.first == UInt8(ascii: "@") {
@@ -72,6 +81,15 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
             guard case .key(let key) = component else { return component }
             return .key(UTF8Text.nfc(key))
         }
+    }
+
+    /// Refuses a path of more than ``maximumComponents`` components, quoting only its start.
+    private static func checkLength(_ count: Int, of text: String) throws(KeyValueCodingError) {
+        guard count > maximumComponents else { return }
+        throw KeyValueCodingError(
+            code: .invalidKeyPath,
+            message: "invalid key path '\(text.prefix(60))…': it has \(count) components; a key path has at most \(maximumComponents)",
+            keyPath: text)
     }
 
     /// The path as written: components joined by dots.
