@@ -17,7 +17,7 @@ import TestSupport
     static var sources: [(name: String, text: String)] {
         get throws {
             let root = packageRoot
-            return try ["README.md", "Sources/KVStore/Values/TypedJSON.swift"].map {
+            return try ["README.md", "Sources/KVStore/JSON/TypedJSON.swift"].map {
                 ($0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8))
             }
         }
