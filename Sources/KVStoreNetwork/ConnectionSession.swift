@@ -101,7 +101,8 @@ final class ConnectionSession: Sendable {
         disconnect()
     }
 
-    /// Moves from `expected` to `next` (closed by default). - Returns: whether the phase was `expected`.
+    /// Moves from `expected` to `next` (closed by default).
+    /// - Returns: whether the phase was `expected`.
     private func leave(_ expected: Phase, for next: Phase = .closed) -> Bool {
         phase.withLockedValue { phase in
             switch (phase, expected) {
@@ -111,9 +112,9 @@ final class ConnectionSession: Sendable {
         }
     }
 
-    /// A frame arrived from the replica. - Returns: whether its next frames are read (not once
-    /// it was refused or disconnected: the bytes it sent behind get neither a log line nor an
-    /// answer each).
+    /// A frame arrived from the replica.
+    /// - Returns: whether its next frames are read (not once it was refused or disconnected: the bytes
+    ///   it sent behind get neither a log line nor an answer each).
     @discardableResult
     func received(_ frame: ProtocolFrame) -> Bool {
         enum Turn { case accepted, stopping, outOfTurn, closed }
@@ -319,7 +320,8 @@ final class ConnectionSession: Sendable {
     }
 
     /// Sends `bytes` once the window has room for them (waiting, so a slow replica holds the
-    /// stream back). - Throws: ``OutboundWindow/Closed`` once the connection closed.
+    /// stream back).
+    /// - Throws: ``OutboundWindow/Closed`` once the connection closed.
     private func send(_ bytes: [UInt8]) throws {
         try window.reserve(bytes.count)
         write(bytes, counted: true)

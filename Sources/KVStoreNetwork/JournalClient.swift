@@ -15,7 +15,7 @@ import NIOConcurrencyHelpers
 /// // … later, from any thread
 /// client.stop()
 /// ```
-/// It reports as ``KVStore/Replicator`` does (the same ``KVStore/Replicator/Status``), which
+/// It reports as KVStore's `Replicator` does (the same `Replicator.Status`), which
 /// replicates from a store on this machine.
 ///
 /// A server off loopback speaks TLS and asks for a token or a client certificate:
@@ -61,6 +61,8 @@ public final class JournalClient: Sendable {
         /// only to a server on a loopback address: elsewhere the client refuses to connect.
         public var token: ReplicationToken?
 
+        /// Options that follow (or not) and start a new replica from a snapshot (or not); the rest
+        /// have their defaults: plain TCP, no token, reseeding when behind.
         public init(follow: Bool = false, startFromSnapshot: Bool = false) {
             self.follow = follow
             self.startFromSnapshot = startFromSnapshot
@@ -95,12 +97,13 @@ public final class JournalClient: Sendable {
     /// Replicates: once through the source's last sequence, or — following — until ``stop()``,
     /// calling `progress` when a stream starts (after a reseed: with the snapshot's sequence
     /// applied) and after each applied batch. Blocks; run it on a thread of its own to
-    /// follow. - Returns: the last status.
+    /// follow.
+    /// - Returns: the last status.
     /// - Throws: ``ReplicationConnectionError`` (without follow, or when the server refuses:
     ///   a following client retries only when the connection was lost or the server was busy),
-    ///   ``JournalApplyError``, ``JournalStreamError`` (the server's own message when its export
+    ///   `JournalApplyError`, `JournalStreamError` (the server's own message when its export
     ///   failed mid-stream: `sourceFailed`; a following client truncated past reconnects on
-    ///   `sourceInterrupted`), ``StoreError``.
+    ///   `sourceInterrupted`), `StoreError`.
     @discardableResult
     public func run(progress: ((Replicator.Status) -> Void)? = nil) throws -> Replicator.Status {
         var status = Replicator.Status(source: UUID(), replica: UUID())
@@ -125,7 +128,7 @@ public final class JournalClient: Sendable {
         return status
     }
 
-    /// Ends ``run()`` from any thread: the connection is closed (a commit half received is not
+    /// Ends ``run(progress:)`` from any thread: the connection is closed (a commit half received is not
     /// applied) and `run` returns.
     public func stop() {
         let connection = state.withLockedValue { state in

@@ -63,6 +63,7 @@ extension JournalServer {
         /// so that a replica that does not read fills it soon).
         package var socketSendBuffer: Int32?
 
+        /// The defaults: `127.0.0.1`, a free port, plain TCP, no token, 16 replicas.
         public init() {}
 
         /// What listening on ``host`` lacks: TLS, or authentication, when it is not a loopback

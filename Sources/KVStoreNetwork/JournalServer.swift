@@ -148,7 +148,8 @@ public final class JournalServer: Sendable {
     }
 
     /// `session` authenticated: it counts among the replicas served, unless the server is full or
-    /// stopping. - Returns: why not, or nil.
+    /// stopping.
+    /// - Returns: why not, or nil.
     func authenticate(_ session: ConnectionSession) -> String? {
         state.withLockedValue { state in
             state.pending[ObjectIdentifier(session)] = nil
@@ -191,6 +192,7 @@ public final class JournalServer: Sendable {
 
 /// A server that cannot start: one line naming the address and the reason.
 public struct ServerError: Error, Sendable, CustomStringConvertible {
+    /// The address and why the server cannot start.
     public let description: String
     init(_ description: String) { self.description = description }
 }

@@ -52,7 +52,8 @@ enum Loopback {
 }
 
 /// `getaddrinfo` for TCP addresses of `host` (any family) and `port`: the list goes into `list`
-/// (free it with `freeaddrinfo`). - Returns: `getaddrinfo`'s status (0: resolved).
+/// (free it with `freeaddrinfo`).
+/// - Returns: `getaddrinfo`'s status (0: resolved).
 func lookUpStreamAddresses(_ host: String, port: String?, into list: inout UnsafeMutablePointer<addrinfo>?) -> Int32 {
     var hints = addrinfo()
     hints.ai_family = AF_UNSPEC

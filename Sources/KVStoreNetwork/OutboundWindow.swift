@@ -32,8 +32,9 @@ final class OutboundWindow: Sendable {
     }
 
     /// Waits until fewer bytes than the high-water mark are outstanding, then counts `count`
-    /// more. - Throws: ``Closed`` once the window is closed — by ``close()``, or by this wait
-    /// lasting longer than the stall time-out (``isStalled``).
+    /// more.
+    /// - Throws: ``Closed`` once the window is closed — by ``close()``, or by this wait lasting longer
+    ///   than the stall time-out (``isStalled``).
     func reserve(_ count: Int) throws(Closed) {
         if !condition.lock(whenValue: true, timeoutSeconds: 0) {
             state.withLockedValue { $0.waits += 1 }
@@ -55,7 +56,8 @@ final class OutboundWindow: Sendable {
         if closed { throw Closed() }
     }
 
-    /// Counts `count` more bytes when there is room now, without waiting. - Returns: whether it did.
+    /// Counts `count` more bytes when there is room now, without waiting.
+    /// - Returns: whether it did.
     func reserveIfRoom(_ count: Int) -> Bool {
         condition.lock()
         let reserved = state.withLockedValue { state in

@@ -36,6 +36,7 @@ public struct ReplicationConnectionError: Error, Sendable, CustomStringConvertib
     /// The problem.
     public let message: String
 
+    /// An error with `code` and `message` about the server `server` (`tcp://HOST:PORT`).
     public init(_ code: Code, server: String, _ message: String) {
         self.code = code
         self.server = server

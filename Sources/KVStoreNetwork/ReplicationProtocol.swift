@@ -5,7 +5,7 @@ import KVStore
 /// ``JournalClient`` (`kvstore replicate tcp://…`), version 2, over TCP or TLS 1.3.
 ///
 /// All integers are little-endian; messages are frames as in the journal stream
-/// (``JournalStream``): `length UInt32 | type UInt8 | payload | CRC-32 of type + payload`.
+/// (KVStore's `JournalStream`): `length UInt32 | type UInt8 | payload | CRC-32 of type + payload`.
 /// ```text
 /// client → server, as soon as connected (the server says nothing before it)
 ///   magic "KVRP" 0D 0A 1A 0A, protocol version UInt16 (2), then

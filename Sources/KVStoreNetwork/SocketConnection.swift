@@ -81,7 +81,8 @@ final class SocketConnection: Sendable {
         }
     }
 
-    /// Sends `bytes`. - Throws: ``ReplicationConnectionError/Code/connectionLost``.
+    /// Sends `bytes`.
+    /// - Throws: ``ReplicationConnectionError/Code/connectionLost``.
     func sendAll(_ bytes: [UInt8]) throws(ReplicationConnectionError) {
         var sent = 0
         let descriptor = descriptor

@@ -57,14 +57,15 @@ package final class CommitQueue: @unchecked Sendable {
     }
 
     /// Claims the queue for a write that runs alone when no write runs or waits; the caller then
-    /// must ``release(after:)`` it. - Returns: false, claiming nothing, when a write runs.
+    /// must ``release(after:)`` it.
+    /// - Returns: false, claiming nothing, when a write runs.
     package func claimIfFree() -> Bool {
         state.compareExchange(expected: State.free, desired: State.running, ordering: .acquiring).exchanged
     }
 
-    /// Queues `write` behind the running write and waits. - Returns: the group for the caller to
-    /// run and then ``release(after:)`` (`write` first) — right away when the queue is free — or
-    /// nil once another thread ran `write` in its group.
+    /// Queues `write` behind the running write and waits.
+    /// - Returns: the group for the caller to run and then ``release(after:)`` (`write` first) — right
+    ///   away when the queue is free — or nil once another thread ran `write` in its group.
     func join(_ write: GroupedWrite) -> [GroupedWrite]? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

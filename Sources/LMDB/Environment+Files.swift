@@ -18,6 +18,13 @@ struct FileIdentity: Equatable {
         self.init(status)
     }
 
+    /// The identity of the file open as `descriptor`, nil when it cannot be read.
+    init?(descriptor: Int32) {
+        var status = stat()
+        guard descriptor >= 0, fstat(descriptor, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
     private init(_ status: stat) {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
@@ -36,25 +43,27 @@ struct OpenedFiles: Sendable {
     /// (with a relative path), without the lock file seeming replaced. -1 when it could not
     /// be opened.
     private let directoryDescriptor: Int32
-    /// The lock file's identity when opened (nil where it could not be read).
-    private let lock: FileIdentity?
-    /// LMDB's descriptor of the data file (-1 when it has none).
-    private let dataDescriptor: Int32
+    /// The identities of `lock.mdb` and `data.mdb` when opened (nil where one could not be read):
+    /// the lock file as named in the directory, the data file as LMDB has it open.
+    private let identities: [FileIdentity?]
 
     init(directory: String, handle: OpaquePointer) {
         directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        lock = directoryDescriptor >= 0 ? FileIdentity("lock.mdb", in: directoryDescriptor) : nil
         var descriptor: mdb_filehandle_t = -1
-        dataDescriptor = mdb_env_get_fd(handle, &descriptor) == 0 ? descriptor : -1
+        let data = mdb_env_get_fd(handle, &descriptor) == 0 ? FileIdentity(descriptor: descriptor) : nil
+        let lock = directoryDescriptor >= 0 ? FileIdentity("lock.mdb", in: directoryDescriptor) : nil
+        identities = [lock, data]
     }
 
-    /// The index in ``names`` of the first file no longer in place, or nil: `lock.mdb` when its
-    /// name in the store's directory names another file or none (one `fstatat`), `data.mdb` when
-    /// the file LMDB has open has no name left (removed, or replaced by a rename; one `fstat`).
+    /// The index in ``names`` of the first file whose name in the store's directory no longer
+    /// names the file opened (removed, or replaced by a rename), or nil: two `fstatat`, about
+    /// 1 µs. The data file is compared by name too, not by its count of links: a data file with
+    /// another link (a backup made with `ln`) kept a link when replaced, and went unnoticed.
     func replaced() -> Int? {
-        if let lock, FileIdentity("lock.mdb", in: directoryDescriptor) != lock { return 0 }
-        var status = stat()
-        if dataDescriptor >= 0, fstat(dataDescriptor, &status) == 0, status.st_nlink == 0 { return 1 }
+        guard directoryDescriptor >= 0 else { return nil }
+        for (index, opened) in identities.enumerated() {
+            if let opened, FileIdentity(Self.names[index], in: directoryDescriptor) != opened { return index }
+        }
         return nil
     }
 
@@ -69,7 +78,7 @@ extension Environment {
     /// environment opened (removed, or replaced by another file): writing on would bypass the
     /// locking of processes that opened the new files, and reads no longer see their commits.
     /// Once seen, it stays: the environment must be closed and opened again. Every write checks
-    /// before it begins (a `stat` and an `fstat`, about 1 µs); followers of the journal check as
+    /// before it begins (two `fstatat`, about 1 µs); followers of the journal check as
     /// they poll.
     ///
     /// ```swift

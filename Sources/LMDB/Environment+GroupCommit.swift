@@ -32,8 +32,9 @@ extension Environment {
         commitQueue.release(after: group)
     }
 
-    /// Runs the group's transaction once. - Returns: false when the group must run again: the map
-    /// grew, or a write's failed nested commit left the transaction unusable (it is left out).
+    /// Runs the group's transaction once.
+    /// - Returns: false when the group must run again: the map grew, or a write's failed nested commit
+    ///   left the transaction unusable (it is left out).
     private func commit(_ group: [GroupedWrite]) throws(LMDBError) -> Bool {
         let nested = group.count > 1
         for write in group where !write.isLeftOut { write.error = nil }

@@ -95,7 +95,8 @@ public struct Transaction {
         }
     }
 
-    /// Deletes `key`. - Returns: whether it existed.
+    /// Deletes `key`.
+    /// - Returns: whether it existed.
     @discardableResult
     public func delete(_ key: UnsafeRawBufferPointer, in db: Database) throws(LMDBError) -> Bool {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
@@ -106,7 +107,8 @@ public struct Transaction {
         return true
     }
 
-    /// Deletes `key`. - Returns: whether it existed.
+    /// Deletes `key`.
+    /// - Returns: whether it existed.
     @discardableResult
     public func delete(_ key: [UInt8], in db: Database) throws(LMDBError) -> Bool {
         try withBytes(key) { (k) throws(LMDBError) in try delete(k, in: db) }

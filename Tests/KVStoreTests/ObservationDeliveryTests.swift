@@ -3,8 +3,9 @@ import Testing
 import TestSupport
 @testable import KVStore
 
-/// The delivery contract (DESIGN §8): after commit, in journal order, each change once per
-/// observer, the writer returning after its own notifications, callbacks that write or throw.
+/// The delivery contract (Sources/KVStore/KVStore.docc/Observation.md): after commit, in journal
+/// order, each change once per observer, the writer returning after its own notifications,
+/// callbacks that write or throw.
 @Suite struct ObservationDeliveryTests {
     @Test func aCommitsChangesArriveInJournalOrderOncePerObserver() throws {
         let t = try TemporaryStore()

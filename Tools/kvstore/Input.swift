@@ -28,8 +28,9 @@ enum Input {
         return path
     }
 
-    /// A typed JSON value (DESIGN §5). The error gives the line and column of the problem, and a
-    /// hint when the text looks like a string without its JSON quotes.
+    /// A typed JSON value (Sources/KVStore/KVStore.docc/StorageFormat.md). The error gives the line
+    /// and column of the problem, and a hint when the text looks like a string without its JSON
+    /// quotes.
     static func value(_ text: String) throws(CommandError) -> Value {
         do {
             return try TypedJSON.value(from: text)

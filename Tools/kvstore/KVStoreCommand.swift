@@ -1,7 +1,8 @@
 import ArgumentParser
 
-/// `kvstore`: the command-line tool for kvstore stores (DESIGN §10). Scripts depend on its
-/// commands, arguments and output formats.
+/// `kvstore`: the command-line tool for kvstore stores. Scripts depend on its
+/// commands, arguments, output formats and exit statuses
+/// (Sources/KVStore/KVStore.docc/Guarantees.md, "The command line").
 @main
 struct KVStoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

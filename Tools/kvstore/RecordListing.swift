@@ -30,7 +30,8 @@ struct RecordListing {
         self.output = output
     }
 
-    /// The record as dump writes it, its fields in the contract's order (DESIGN §10):
+    /// The record as dump writes it, its fields in the contract's order
+    /// (Sources/KVStore/KVStore.docc/StorageFormat.md, "Dump"):
     /// `{"kind":…,"id":…,"values":{…}}`, compact, or pretty with 2-space indentation.
     static func json(of record: Record, pretty: Bool = false) -> String {
         let kind = TypedJSON.string(from: .string(record.ref.kind))

@@ -30,15 +30,28 @@ import Foundation
 ///   each element of each inner array and the results are concatenated, nulls left out. The two
 ///   distinct variants (there are no set values; they behave alike) keep the first of equal values.
 public enum CollectionOperator: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// `@count`: the number of elements, nulls included; a right key path is ignored.
     case count
+    /// `@sum`: the sum of the right-path values, missing and null counting as 0; exact for ints.
     case sum
+    /// `@avg`: the average of the right-path values as a double, missing and null counting as 0;
+    /// nil for no elements.
     case avg
+    /// `@max`: the greatest right-path value (nulls and NaNs skipped); nil when there is none.
     case max
+    /// `@min`: the least right-path value (nulls and NaNs skipped); nil when there is none.
     case min
+    /// `@unionOfObjects`: the right-path values in order, nulls left out, duplicates kept.
     case unionOfObjects
+    /// `@distinctUnionOfObjects`: the right-path values in order, nulls left out, the first of
+    /// equal values kept.
     case distinctUnionOfObjects
+    /// `@unionOfArrays`: the right-path values of the elements of each inner array, concatenated,
+    /// nulls left out.
     case unionOfArrays
+    /// `@distinctUnionOfArrays`: as ``unionOfArrays``, keeping the first of equal values.
     case distinctUnionOfArrays
+    /// `@distinctUnionOfSets`: as ``distinctUnionOfArrays`` (there are no set values).
     case distinctUnionOfSets
 
     /// The operator as written in a key path: `@sum`.

@@ -12,7 +12,7 @@ package protocol KeyValueSource {
 
 /// Evaluates a ``KeyValuePath`` against values, records and collections of records.
 ///
-/// The rules, component by component (DESIGN §6, after Foundation):
+/// The rules, component by component (<doc:KeyValueCodingAndKinds>, after Foundation):
 /// - a missing value, or `.null`, before the end of the path makes the result nil, not an error;
 /// - a key reads a `.dictionary`'s entry, or a `.reference`'s record key through the source (so
 ///   the kind's hooks apply);

@@ -62,6 +62,8 @@ public struct KeyValueCodingError: Error, Sendable, CustomStringConvertible, Equ
     /// The record involved.
     public let ref: RecordRef?
 
+    /// An error with `code` and `message`, naming the key path and record when there are some; the
+    /// static functions below make the store's own errors.
     public init(code: Code, message: String, keyPath: String? = nil, ref: RecordRef? = nil) {
         self.code = code
         self.message = message

@@ -29,7 +29,8 @@ struct ChangeTracker {
 
     var isBalanced: Bool { open.isEmpty }
 
-    /// Opens (or nests into) a pair. - Returns: whether this call opened the outermost pair.
+    /// Opens (or nests into) a pair.
+    /// - Returns: whether this call opened the outermost pair.
     @discardableResult
     mutating func willChange(
         _ key: Key, oldValue: @autoclosure () throws -> Value?, stored: Bool,
@@ -45,7 +46,8 @@ struct ChangeTracker {
         return true
     }
 
-    /// Closes a pair. - Returns: the outermost pair when this call closed it, nil while nested.
+    /// Closes a pair.
+    /// - Returns: the outermost pair when this call closed it, nil while nested.
     /// - Throws: ``StoreError/Code/unbalancedChange`` when no pair is open for `key`.
     mutating func didChange(_ key: Key) throws(StoreError) -> Open? {
         guard var existing = open[key] else {

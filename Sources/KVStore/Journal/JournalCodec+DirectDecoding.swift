@@ -78,7 +78,8 @@ extension JournalCodec {
         var sequence: UInt64?
         var timestamp: Date?
 
-        /// Stores `value` as `field`. - Returns: false when it is not of the field's type.
+        /// Stores `value` as `field`.
+        /// - Returns: false when it is not of the field's type.
         mutating func set(_ field: Field, _ value: Value) -> Bool {
             switch (field, value) {
             case (.change, .string(let name)): change = ChangeKind(rawValue: name); return change != nil

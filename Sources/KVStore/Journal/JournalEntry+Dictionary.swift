@@ -74,6 +74,7 @@ extension JournalEntry {
 
 /// A journal entry that does not have the expected shape.
 public struct JournalFormatError: Error, Sendable, CustomStringConvertible {
+    /// The field concerned and what is wrong with it.
     public let description: String
     init(_ description: String) { self.description = description }
 }

@@ -34,6 +34,7 @@ extension JournalEntry {
         }
     }
 
+    /// Whether two entries have equal fields (a record left encoded compares by its decoded value).
     public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
         lhs.sequence == rhs.sequence && lhs.commitID == rhs.commitID && lhs.timestamp == rhs.timestamp
             && lhs.origin == rhs.origin && lhs.ref == rhs.ref && lhs.keyPath == rhs.keyPath
@@ -41,6 +42,7 @@ extension JournalEntry {
             && lhs.indexes == rhs.indexes && lhs.isDerived == rhs.isDerived
     }
 
+    /// Hashes the fields that ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(sequence)
         hasher.combine(commitID)

@@ -22,9 +22,12 @@ public enum ChangeKind: String, Sendable, CaseIterable {
 
 /// Where a replicated entry came from: the source store and the entry's sequence there.
 public struct JournalOrigin: Sendable, Hashable {
+    /// The id of the store where the change was first made.
     public var storeID: UUID
+    /// The change's sequence in that store's journal.
     public var sequence: UInt64
 
+    /// The origin of the entry with `sequence` in the journal of store `storeID`.
     public init(storeID: UUID, sequence: UInt64) {
         self.storeID = storeID
         self.sequence = sequence
@@ -51,6 +54,7 @@ public struct JournalEntry: Sendable, Hashable {
     public var ref: RecordRef
     /// The key path changed; nil for ``ChangeKind/recordInserted`` and ``ChangeKind/recordDeleted``.
     public var keyPath: String?
+    /// What kind of change this is.
     public var change: ChangeKind
     /// The value before the change; nil when there was none.
     public var oldValue: Value?
@@ -68,6 +72,8 @@ public struct JournalEntry: Sendable, Hashable {
     /// not stored): replaying skips such entries.
     public var isDerived: Bool
 
+    /// An entry with these fields; the store makes its own as it journals changes (this is for
+    /// tools and tests that build entries, such as a journal stream written by hand).
     public init(
         sequence: UInt64, commitID: UInt64, timestamp: Date, origin: JournalOrigin? = nil,
         ref: RecordRef, keyPath: String?, change: ChangeKind,

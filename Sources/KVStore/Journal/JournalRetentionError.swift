@@ -40,6 +40,8 @@ public struct JournalRetentionError: Error, Sendable, CustomStringConvertible {
     /// The consumer concerned, when there is one.
     public let consumer: String?
 
+    /// An error with `code` and `message` about the store at `path` and, when there is one, the
+    /// consumer `consumer`.
     public init(_ code: Code, _ message: String, path: String, consumer: String? = nil) {
         self.code = code
         self.message = message

@@ -104,6 +104,8 @@ public struct JournalStreamHeader: Sendable, Hashable {
     /// for an open-ended stream (a follow export) whose end is not known when it starts.
     public var lastSequence: UInt64?
 
+    /// The header of a stream of store `storeID`'s entries from `firstSequence` through
+    /// `lastSequence` (nil: open-ended).
     public init(storeID: UUID, firstSequence: UInt64, lastSequence: UInt64?) {
         self.storeID = storeID
         self.firstSequence = firstSequence
@@ -157,6 +159,7 @@ public struct JournalStreamError: Error, Sendable, CustomStringConvertible {
     /// The problem, naming the frame and byte offset when it concerns one.
     public let message: String
 
+    /// An error with `code` and `message`.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message

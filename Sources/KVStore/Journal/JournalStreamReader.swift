@@ -214,7 +214,8 @@ public final class JournalStreamReader {
         ended = true
     }
 
-    /// Reads one frame and checks its length and checksum. - Returns: its type, payload and offset.
+    /// Reads one frame and checks its length and checksum.
+    /// - Returns: its type, payload and offset.
     private func nextFrame(orEnd what: String) throws(JournalStreamError) -> (JournalStream.FrameType, ArraySlice<UInt8>, Int) {
         let at = source.offset
         frameNumber += 1

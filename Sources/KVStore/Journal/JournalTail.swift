@@ -90,5 +90,6 @@ public struct JournalFollowOptions: Sendable {
     /// shorter than 0.1 ms count as 0.1 ms.
     public var pollInterval: ClosedRange<Duration> = .milliseconds(1) ... .milliseconds(5)
 
+    /// The defaults: batches of 1,000 entries, polls every 1 to 5 ms.
     public init() {}
 }

@@ -18,6 +18,7 @@
 /// is asked for after the task was cancelled (at-least-once: entries handed out but not yet
 /// followed by a request for the next are delivered again after a restart).
 public struct JournalUpdates: AsyncSequence, Sendable {
+    /// Each element is one journal entry, in sequence order.
     public typealias Element = JournalEntry
 
     let store: Store
@@ -25,6 +26,7 @@ public struct JournalUpdates: AsyncSequence, Sendable {
     let consumer: JournalConsumer?
     let options: JournalFollowOptions
 
+    /// An iterator that starts reading at the sequence's position.
     public func makeAsyncIterator() -> Iterator {
         Iterator(sequence: self)
     }

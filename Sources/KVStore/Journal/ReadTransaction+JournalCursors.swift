@@ -32,7 +32,8 @@ extension ReadTransaction {
     }
 
     /// Checks the journal still covers `cursor` (read by the consumer `consumer`, named in the
-    /// error message). - Throws: ``JournalRetentionError/Code/cursorExpired``.
+    /// error message).
+    /// - Throws: ``JournalRetentionError/Code/cursorExpired``.
     func checkCovered(_ cursor: UInt64, consumer: String?) throws {
         let oldest = try oldestCoveredCursor()
         if cursor < oldest {
@@ -50,7 +51,8 @@ extension ReadTransaction {
         StoreLayout.uint64(from: try transaction.get(StoreLayout.MetaKey.consumer(name), in: databases.meta))
     }
 
-    /// The cursor of the consumer `name`. - Throws: ``JournalRetentionError/Code/unknownConsumer``.
+    /// The cursor of the consumer `name`.
+    /// - Throws: ``JournalRetentionError/Code/unknownConsumer``.
     func registeredConsumerCursor(_ name: String) throws -> UInt64 {
         guard let cursor = try consumerCursor(name) else {
             throw JournalRetentionError(.unknownConsumer, "no consumer named '\(name)' is registered", path: store.path, consumer: name)

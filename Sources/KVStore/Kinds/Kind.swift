@@ -7,7 +7,7 @@
 /// is an error (an int is accepted, and stored as a double, for a key declared `double`).
 ///
 /// ```swift
-/// var person = Kind("person", keys: ["name": .string, "age": .int, "tags": .array])
+/// var person = try Kind("person", keys: ["name": .string, "age": .int, "tags": .array])
 /// person.setNilValueForKey = { key, ref in .int(0) }          // nil on a scalar stores 0
 /// person.valueForUndefinedKey = { key, ref, txn in            // an alias for a renamed key
 ///     key == "fullName" ? try txn.value(forKey: "name", of: ref) : nil
@@ -38,8 +38,15 @@ public struct Kind: Sendable {
     public let name: String
     /// For a closed kind, its keys and their types (nil: any type). Nil for an open kind.
     public var declaredKeys: [String: ValueType?]?
+    /// Foundation's `setNilValueForKey:`: what nil set on a scalar key stores instead (nil, the
+    /// default: the set fails with ``KeyValueCodingError/Code/nilForScalar``).
     public var setNilValueForKey: SetNilValueHook?
+    /// Foundation's `valueForUndefinedKey:`: the value of an undefined key — for aliases and
+    /// computed keys (nil, the default: nil for an open kind, an error for a closed one).
     public var valueForUndefinedKey: ValueForUndefinedKeyHook?
+    /// Foundation's `setValue:forUndefinedKey:`: what setting an undefined key does (nil, the
+    /// default: an open kind stores it, a closed one fails with
+    /// ``KeyValueCodingError/Code/undefinedKey``).
     public var setValueForUndefinedKey: SetValueForUndefinedKeyHook?
     /// Validators by key, run by ``WriteTransaction/validateValue(_:forKey:of:)``, by validating
     /// sets, and by every set when the store's `validatesOnSet` option is on.

@@ -41,7 +41,8 @@ final class DeliveryQueue<Batch>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Queues a batch. - Returns: its ticket, for ``deliver(through:_:)``.
+    /// Queues a batch.
+    /// - Returns: its ticket, for ``deliver(through:_:)``.
     func enqueue(_ batch: Batch) -> UInt64 {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

@@ -44,7 +44,8 @@ final class KeyPathObservation: @unchecked Sendable {
 
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
-    /// Marks it cancelled. - Returns: whether this call did (false when it already was).
+    /// Marks it cancelled.
+    /// - Returns: whether this call did (false when it already was).
     func markCancelled() -> Bool {
         !cancelled.exchange(true, ordering: .acquiringAndReleasing)
     }

@@ -23,6 +23,7 @@ public struct KindChanges: Sendable, Hashable {
     /// Records that existed before and after the commit, and whose keys it changed.
     public var modified: Set<String> = []
 
+    /// The changes one commit made to the records of `kind` (ids).
     public init(kind: String, commitID: UInt64, inserted: Set<String> = [], deleted: Set<String> = [], modified: Set<String> = []) {
         self.kind = kind
         self.commitID = commitID
@@ -65,7 +66,8 @@ final class KindObservation: Sendable {
         self.callback = callback
     }
 
-    /// Marks it cancelled. - Returns: whether this call did (false when it already was).
+    /// Marks it cancelled.
+    /// - Returns: whether this call did (false when it already was).
     func markCancelled() -> Bool {
         !cancelled.exchange(true, ordering: .acquiringAndReleasing)
     }

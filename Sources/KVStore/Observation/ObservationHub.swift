@@ -130,14 +130,16 @@ final class ObservationHub: Sendable {
     // MARK: Delivery
 
     /// Applies a committed batch's state changes and queues its notifications. Called with the
-    /// write lock held, right after the commit. - Returns: the ticket to deliver through, or nil.
+    /// write lock held, right after the commit.
+    /// - Returns: the ticket to deliver through, or nil.
     func committed(_ batch: ObservationBatch) -> UInt64? {
         for update in batch.updates { apply(update) }
         return enqueue(batch)
     }
 
     /// Queues a committed batch's notifications (its state changes were applied already).
-    /// Called with the write lock held. - Returns: the ticket to deliver through, or nil.
+    /// Called with the write lock held.
+    /// - Returns: the ticket to deliver through, or nil.
     func enqueue(_ batch: ObservationBatch) -> UInt64? {
         guard !batch.notifications.isEmpty || !batch.kindNotifications.isEmpty else { return nil }
         return queue.enqueue(batch)

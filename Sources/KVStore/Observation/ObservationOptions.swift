@@ -6,13 +6,15 @@
 /// }
 /// ```
 public struct ObservationOptions: OptionSet, Sendable, Hashable {
+    /// The options as bits.
     public let rawValue: UInt8
 
+    /// The options whose bits are `rawValue`.
     public init(rawValue: UInt8) {
         self.rawValue = rawValue
     }
 
-    /// Report the current value once, before ``observe(_:keyPath:options:_:)`` returns (as a
+    /// Report the current value once, before ``Store/observe(_:keyPath:options:_:)`` returns (as a
     /// change with ``ObservedChange/isInitial`` set and no old value).
     public static let initial = ObservationOptions(rawValue: 1 << 0)
     /// Also report each change before it is made, inside the writing transaction (see

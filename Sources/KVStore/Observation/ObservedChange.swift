@@ -58,6 +58,8 @@ public struct ObservedChange: Sendable, Hashable {
     /// Whether the change was written here or applied by replication.
     public var origin: ChangeOrigin
 
+    /// A change with these fields; the store makes the ones it delivers (this is for tests and for
+    /// callers that feed observers of their own).
     public init(
         ref: RecordRef, keyPath: String, kind: ChangeKind = .setting, oldValue: Value? = nil,
         newValue: Value? = nil, indexes: [Int]? = nil, isPrior: Bool = false, isInitial: Bool = false,

@@ -13,6 +13,7 @@
 /// task.cancel()   // ends the loop and the observation
 /// ```
 public struct ObservedChanges: AsyncSequence, Sendable {
+    /// Each element is one change of the observed key path.
     public typealias Element = ObservedChange
 
     /// Holds the observation's token; the stream's end (task cancelled, or no consumer left)
@@ -30,6 +31,7 @@ public struct ObservedChanges: AsyncSequence, Sendable {
         self.lifetime = lifetime
     }
 
+    /// An iterator over the buffered and coming changes; it keeps the observation alive.
     public func makeAsyncIterator() -> Iterator {
         Iterator(base: stream.makeAsyncIterator(), lifetime: lifetime)
     }
@@ -39,6 +41,7 @@ public struct ObservedChanges: AsyncSequence, Sendable {
         var base: AsyncStream<ObservedChange>.Iterator
         let lifetime: Lifetime
 
+        /// The next change, waiting for one; nil once the task is cancelled.
         public mutating func next() async -> ObservedChange? {
             await base.next()
         }

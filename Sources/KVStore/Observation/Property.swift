@@ -33,6 +33,7 @@ public final class Property<T: Sendable>: Sendable {
 
     private let state: LockedState<State>
 
+    /// A property holding `value`, with no subscribers.
     public init(_ value: T) {
         state = LockedState(State(value: value))
     }

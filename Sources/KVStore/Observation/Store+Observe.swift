@@ -1,6 +1,6 @@
 import LMDB
 
-/// In-process observation (DESIGN §8): key paths of records, and kinds.
+/// In-process observation (<doc:Observation>): key paths of records, and kinds.
 ///
 /// Delivery: after each commit, on a writing thread and outside the write lock, in journal
 /// order; each observer sees each change once, and the writing call returns only after its own
@@ -36,6 +36,8 @@ extension Store {
     /// where it comes after the notification under way).
     ///
     /// - Parameters:
+    ///   - ref: the record; it need not exist yet.
+    ///   - keyPath: a dot-separated key path from the record (through dictionaries and references).
     ///   - options: what to report (default: new values).
     ///   - callback: runs on a writing thread (see Delivery above); keep it short.
     /// - Returns: a token; the observation lasts until it is cancelled or released.

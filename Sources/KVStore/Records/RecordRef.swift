@@ -53,6 +53,7 @@ public struct RecordRef: Sendable, Hashable, Comparable, CustomStringConvertible
     /// `kind/id`.
     public var description: String { "\(kind)/\(id)" }
 
+    /// The store's order: by kind, then by id, each by its UTF-8 bytes.
     public static func < (lhs: RecordRef, rhs: RecordRef) -> Bool {
         if lhs.kind != rhs.kind { return UTF8Text.precedes(lhs.kind, rhs.kind) }
         return UTF8Text.precedes(lhs.id, rhs.id)
@@ -102,5 +103,6 @@ public struct RecordRefError: Error, Sendable, Equatable, CustomStringConvertibl
     /// What is wrong with it.
     public let problem: String
 
+    /// `invalid record reference 'REF': problem`.
     public var description: String { "invalid record reference '\(ref)': \(problem)" }
 }

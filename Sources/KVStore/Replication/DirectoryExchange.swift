@@ -51,7 +51,8 @@ enum DirectoryExchange {
         StoreError(.storage, "cannot put the new replica in place: \(String(cString: strerror(failure)))", path: path)
     }
 
-    /// Exchanges `a` and `b`. - Returns: 0, or the `errno` of the failure (`ENOSYS` without the call).
+    /// Exchanges `a` and `b`.
+    /// - Returns: 0, or the `errno` of the failure (`ENOSYS` without the call).
     private static func exchange(_ a: String, _ b: String) -> Int32 {
         #if canImport(Glibc)
         typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32

@@ -108,8 +108,9 @@ package struct JournalApplier {
             }
         }
 
-        /// Starts the next source commit under a commit id of its own. - Returns: false when it
-        /// must wait for another transaction (the store has observers, and a commit went in).
+        /// Starts the next source commit under a commit id of its own.
+        /// - Returns: false when it must wait for another transaction (the store has observers, and a
+        ///   commit went in).
         mutating func startCommit() -> Bool {
             if observed && outcome.commits == 1 { return false }
             outcome.commits += 1
@@ -117,7 +118,8 @@ package struct JournalApplier {
             return true
         }
 
-        /// Moves the checkpoint past `sequence`. - Returns: false when it was applied before.
+        /// Moves the checkpoint past `sequence`.
+        /// - Returns: false when it was applied before.
         /// - Throws: ``JournalApplyError/Code/gap`` when entries before it are missing.
         mutating func admit(_ sequence: UInt64) throws -> Bool {
             guard let applied = checkpoint else { return true }
@@ -159,7 +161,8 @@ package struct JournalApplier {
             outcome.applied += 1
         }
 
-        /// Saves the checkpoint (a replica's) with the source's last sequence. - Returns: the outcome.
+        /// Saves the checkpoint (a replica's) with the source's last sequence.
+        /// - Returns: the outcome.
         func finish() throws -> Outcome {
             txn.origin = nil
             if case .replica(let source) = applier.mode, let checkpoint {

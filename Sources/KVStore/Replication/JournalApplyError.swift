@@ -1,4 +1,5 @@
-/// Journal entries that cannot be applied to a store, by ``Store/applyJournal(_:progress:)`` or
+/// Journal entries that cannot be applied to a store, by
+/// ``Store/applyJournal(_:progress:sourceLastSequence:)`` or
 /// ``Store/replayJournal(into:until:progress:)``. The message names the problem and what it
 /// concerns (the source sequence, change and record; or the store refused), as one line.
 ///
@@ -31,6 +32,7 @@ public struct JournalApplyError: Error, Sendable, CustomStringConvertible {
     /// The problem, naming the store and the entry concerned.
     public let message: String
 
+    /// An error with `code` and `message`.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message

@@ -23,7 +23,8 @@ final class JournalPrefetch: @unchecked Sendable {
     }
 
     /// The batch read (as ``JournalTail/pollSourceEntries()`` returned it) and the tail after it,
-    /// once read. - Throws: what the read threw.
+    /// once read.
+    /// - Throws: what the read threw.
     func result() throws -> (SourceEntries?, JournalTail) {
         done.wait()
         return try outcome!.get()

@@ -17,6 +17,7 @@ public struct ReplicationSourceStatus: Sendable, Equatable {
     /// unknown (an open-ended stream does not say).
     public var sourceLastSequence: UInt64?
 
+    /// The standing of a replica with source `source`.
     public init(source: UUID, appliedSequence: UInt64, sourceLastSequence: UInt64?) {
         self.source = source
         self.appliedSequence = appliedSequence

@@ -53,6 +53,7 @@ public final class Replicator: Sendable {
         /// The options the replica is opened (and created) with.
         public var replicaOptions = Store.Options()
 
+        /// The defaults: catch up once, batches of 10,000 entries, no snapshot for a new replica.
         public init() {}
     }
 
@@ -81,9 +82,12 @@ public final class Replicator: Sendable {
     public let source: Store
     /// The replica's directory.
     public let replicaPath: String
+    /// How the replicator runs.
     public let options: Options
     private let stopped = Atomic<Bool>(false)
 
+    /// A replicator of `source` into the store at `replicaPath` (created when nothing is there);
+    /// ``run(progress:)`` starts it.
     public init(source: Store, replicaPath: String, options: Options = Options()) {
         self.source = source
         self.replicaPath = replicaPath

@@ -2,7 +2,7 @@ import Foundation
 
 /// Applying another store's journal stream: this store becomes (or stays) its replica.
 extension Store {
-    /// What ``applyJournal(_:progress:)`` did.
+    /// What ``Store/applyJournal(_:progress:sourceLastSequence:)`` did.
     public struct JournalApplySummary: Sendable, Equatable {
         /// Entries applied to this store's records.
         public var applied: Int

@@ -21,6 +21,7 @@ extension Store {
     /// follower has not reached yet are not sent (stopped in `onStart`, the stream holds none).
     ///
     /// - Parameters:
+    ///   - since: the first sequence to write (default 1: the whole journal).
     ///   - options: how often to poll for new commits and how many entries to read at once.
     ///   - onStart: receives the follower once the stream's header is sent (at once, so the
     ///     reader learns the source before the first commit), before any entry; call its

@@ -11,8 +11,8 @@ extension Store {
     }
 
     /// Replays this store's journal from its first entry into `target`, an empty store, through
-    /// `until` (the whole journal when nil). - Returns: the entries replayed and the last one's
-    /// sequence (0 when none).
+    /// `until` (the whole journal when nil).
+    /// - Returns: the entries replayed and the last one's sequence (0 when none).
     ///
     /// ```swift
     /// let copy = try Store(path: "/tmp/as-of-42")
@@ -76,7 +76,8 @@ extension Store {
     }
 
     /// Checks that the journal still starts at sequence 1 (or is empty and always was), as a
-    /// replay needs. - Throws: ``JournalApplyError/Code/journalTruncated``.
+    /// replay needs.
+    /// - Throws: ``JournalApplyError/Code/journalTruncated``.
     package func checkReplayable() throws {
         let (first, last) = try read { txn in (try txn.firstSequence(), try txn.lastSequence()) }
         if first != 1 && !(first == nil && last == 0) {

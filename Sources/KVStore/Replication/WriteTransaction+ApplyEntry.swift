@@ -4,9 +4,10 @@
 /// ``WriteTransaction/origin``), but not through the kinds' validation, closed-kind or declared-type
 /// rules: the store that made the change already enforced them.
 extension WriteTransaction {
-    /// Applies `entry`. - Returns: nil when applied, or what in this store disagrees with the
-    /// entry (the record to insert exists, the record to change is missing, an index is out of
-    /// range…); nothing of the entry is applied then, and the caller abandons the transaction.
+    /// Applies `entry`.
+    /// - Returns: nil when applied, or what in this store disagrees with the entry (the record to
+    ///   insert exists, the record to change is missing, an index is out of range…); nothing of the
+    ///   entry is applied then, and the caller abandons the transaction.
     func apply(_ entry: JournalEntry) throws -> String? {
         let ref = entry.ref
         modificationTime = entry.timestamp  // keys' modification times are the source's

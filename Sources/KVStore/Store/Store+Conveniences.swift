@@ -1,7 +1,8 @@
 /// One-call forms of the transaction API: each runs in its own transaction (and a write in its
 /// own commit). Group related changes in one ``Store/write(_:)`` instead.
 extension Store {
-    /// Inserts a record with a generated id. - Returns: its reference.
+    /// Inserts a record with a generated id.
+    /// - Returns: its reference.
     @discardableResult
     public func insert(_ values: [String: Value], kind: String) throws -> RecordRef {
         try write { try $0.insert(values, kind: kind) }

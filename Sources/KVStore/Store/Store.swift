@@ -2,7 +2,16 @@ import Foundation
 import LMDB
 import Synchronization
 
-/// Commit durability of a store; see ``LMDB/Durability``.
+/// Commit durability of a store, chosen by each process when it opens the store
+/// (``Store/Options/durability``; the store keeps none): LMDB's `Durability`.
+///
+/// - `.full` (the default): LMDB syncs the data pages and the meta page at every commit.
+/// - `.noMetaSync`: one sync per commit (`MDB_NOMETASYNC`); an OS crash may undo the last
+///   commit, never corrupts.
+/// - `.noSync`: no syncs (`MDB_NOSYNC`); survives process crashes only: after an OS crash or
+///   power loss the store **may be corrupt**. ``Store/sync()`` makes what was committed durable.
+///
+/// See <doc:GroupCommitAndDurability>.
 public typealias Durability = LMDB.Durability
 
 /// An embedded object store: records grouped by kind, read and written through key-value coding,
@@ -26,16 +35,17 @@ public final class Store: Sendable {
     /// Settings for opening a store.
     public struct Options: Sendable {
         /// Create the directory and the store when they do not exist (default true). The store
-        /// is built whole beside its files and linked in (see the README's "Creating a store"):
+        /// is built whole beside its files and linked in (see <doc:StorageFormat>):
         /// an empty `data.mdb` or an LMDB environment without kvstore metadata is refused even
         /// when creating, and processes creating one store at once end up sharing one.
         public var createIfMissing: Bool = true
         /// Open read-only: every write fails with ``StoreError/Code/readOnly``.
         public var readOnly: Bool = false
-        /// Commit durability (default ``Durability/full``).
+        /// Commit durability (default `.full`; see ``Durability``).
         public var durability: Durability = .full
         /// The initial LMDB map size; it grows by doubling when full, up to `maxMapSize`.
         public var mapSize: Int = 64 << 20
+        /// The largest the LMDB map may grow to (default 1 TiB).
         public var maxMapSize: Int = 1 << 40
         /// Permissions of the store's files (default `0o600`, owner only).
         public var fileMode: UInt32 = 0o600
@@ -49,6 +59,7 @@ public final class Store: Sendable {
         /// commit on its own (for measurements).
         public var groupsCommits: Bool = true
 
+        /// The defaults: create when missing, read-write, full durability, owner-only files.
         public init() {}
     }
 
@@ -56,6 +67,7 @@ public final class Store: Sendable {
     public let path: String
     /// The store's unique id, made when it was created (replication uses it as the origin).
     public let id: UUID
+    /// The options the store was opened with.
     public let options: Options
     let environment: Environment
     let databases: StoreDatabases

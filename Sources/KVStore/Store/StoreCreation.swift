@@ -68,7 +68,8 @@ package enum StoreCreation {
         syncDirectory(path)
     }
 
-    /// Makes the environment and the store's metadata in `directory`, synced. - Returns: the store id.
+    /// Makes the environment and the store's metadata in `directory`, synced.
+    /// - Returns: the store id.
     private static func build(in directory: String, options: Store.Options, storePath: String) throws(StoreError) -> UUID {
         do {
             try StoreFiles.allocateLockFile(in: directory, maxReaders: Int(Environment.Options().maxReaders), fileMode: options.fileMode)

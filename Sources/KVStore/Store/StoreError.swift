@@ -56,13 +56,16 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case storage
     }
 
+    /// What went wrong.
     public let code: Code
+    /// The problem, for a person, without the path (see ``description``).
     public let message: String
     /// The store's directory, when the error concerns it.
     public let path: String?
     /// The LMDB error underneath, if any.
     public let underlying: LMDBError?
 
+    /// An error with `code` and `message` about the store at `path`, caused by `underlying`.
     public init(_ code: Code, _ message: String, path: String? = nil, underlying: LMDBError? = nil) {
         self.code = code
         self.message = message
@@ -70,6 +73,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// `PATH: message`, or the message alone when no store is concerned.
     public var description: String {
         if let path { return "\(path): \(message)" }
         return message

@@ -105,7 +105,8 @@ enum StoreFiles {
     /// over them, so LMDB's map of it is backed. Changing the size instead could enlarge a lock
     /// file another process's LMDB has just sized for fewer readers: openers after it would use
     /// reader slots that process never scans. Falls back to `posix_fallocate` (which sets the size)
-    /// where the file system cannot keep the size. - Returns: 0 or an `errno` value.
+    /// where the file system cannot keep the size.
+    /// - Returns: 0 or an `errno` value.
     private static func allocateKeepingSize(_ descriptor: Int32, bytes: Int) -> Int32 {
         #if os(Linux)
         // Swift's Glibc module is built without `_GNU_SOURCE`, which declares `fallocate(2)`.

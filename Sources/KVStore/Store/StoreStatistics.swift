@@ -46,7 +46,7 @@ public struct StoreStatistics: Sendable {
     /// The named databases `records`, `journal` and `meta`, by name.
     public var databases: [String: DatabaseStatistics]
     /// The lock table's readers in use, besides the one reading these statistics
-    /// (see ``LMDB/Environment/readerList()``).
+    /// (LMDB's `mdb_reader_list`).
     public var readers: [String]
     /// The kinds that have records, with their counts, in name order.
     public var kinds: [(kind: String, count: Int)]

@@ -31,15 +31,19 @@ public struct Template: Sendable {
     /// The template's parts, in order.
     public let parts: [Part]
 
-    /// Parses `text`. - Throws: ``TemplateError`` naming the line and column of the problem.
+    /// Parses `text`.
+    /// - Throws: ``TemplateError`` naming the line and column of the problem.
     public init(_ text: String) throws(TemplateError) {
         parts = try TemplateParser(text).parse()
     }
 
     /// The template with each tag replaced by the value at its key path in record `ref`.
     ///
-    /// - Parameter strict: when true, a key path with no value (nil or `null`) is a
-    ///   ``TemplateError`` naming it; when false (the default), it gives empty text.
+    /// - Parameters:
+    ///   - ref: the record whose values fill the tags.
+    ///   - txn: the transaction to read the record (and the records its key paths reach) in.
+    ///   - strict: when true, a key path with no value (nil or `null`) is a ``TemplateError``
+    ///     naming it; when false (the default), it gives empty text.
     /// - Throws: ``TemplateError``, or ``KeyValueCodingError`` (`recordNotFound`, an undefined key
     ///   of a closed kind, a key into a scalar, …) from reading the record.
     public func render(_ ref: RecordRef, in txn: ReadTransaction, strict: Bool = false) throws -> String {

@@ -24,11 +24,13 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
         /// The column in the line, from 1, counted in characters.
         public var column: Int
 
+        /// The place at `line` and `column`, both from 1.
         public init(line: Int, column: Int) {
             self.line = line
             self.column = column
         }
 
+        /// `line L, column C`.
         public var description: String { "line \(line), column \(column)" }
     }
 
@@ -39,6 +41,7 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
     /// Where the tag concerned starts (its `[[`).
     public let position: Position
 
+    /// An error with `code` and `message` about the tag at `position`.
     public init(_ code: Code, _ message: String, at position: Position) {
         self.code = code
         self.message = message

@@ -1,6 +1,6 @@
 import LMDB
 
-/// Key-value coding reads (DESIGN §6).
+/// Key-value coding reads (<doc:KeyValueCodingAndKinds>).
 extension ReadTransaction {
     /// The value of `key` in the record, after the kind's rules: a key the record does not hold
     /// (open kind) or the kind does not declare (closed kind) goes to the kind's
@@ -42,8 +42,9 @@ extension ReadTransaction {
     /// try txn.value(forKeyPath: "spouse.name", of: ada)           // through a reference
     /// try txn.value(forKeyPath: "invoices.@sum.amount", of: ada)  // a collection operator
     /// ```
-    /// A missing intermediate gives nil. - Throws: ``KeyValueCodingError`` for a malformed path,
-    /// an unknown operator, a missing record, or a key into a scalar.
+    /// A missing intermediate gives nil.
+    /// - Throws: ``KeyValueCodingError`` for a malformed path, an unknown operator, a missing record,
+    ///   or a key into a scalar.
     public func value(forKeyPath keyPath: String, of ref: RecordRef) throws -> Value? {
         let path = try KeyValuePath(keyPath)
         if path.components.count == 1, let key = path.firstKey { return try value(forKey: key, of: ref) }

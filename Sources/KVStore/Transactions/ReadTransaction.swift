@@ -32,7 +32,8 @@ public class ReadTransaction {
         return try decodeRecord(bytes, ref: ref)
     }
 
-    /// The record's values. - Throws: ``KeyValueCodingError/Code/recordNotFound``.
+    /// The record's values.
+    /// - Throws: ``KeyValueCodingError/Code/recordNotFound``.
     func existingRecord(_ ref: RecordRef) throws -> [String: Value] {
         guard let values = try record(ref) else { throw KeyValueCodingError.recordNotFound(ref) }
         return values

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Key-value coding writes (DESIGN §6), each through will-change / did-change and the journal.
+/// Key-value coding writes (<doc:KeyValueCodingAndKinds>), each through will-change / did-change
+/// and the journal.
 extension WriteTransaction {
     /// Sets the value of `key` in the record; nil or `.null` removes it — except on a key that holds,
     /// or is declared as, a scalar, where the kind's `setNilValueForKey` hook decides (default: an error).

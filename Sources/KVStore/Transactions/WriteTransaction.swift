@@ -149,8 +149,9 @@ public final class WriteTransaction: ReadTransaction {
 
     // MARK: Records
 
-    /// Inserts a record with a generated id (a time-ordered UUID). - Returns: its reference.
-    /// `null` values are left out (a record holds no nulls at its top level).
+    /// Inserts a record with a generated id (a time-ordered UUID). `null` values are left out (a
+    /// record holds no nulls at its top level).
+    /// - Returns: its reference.
     @discardableResult
     public func insert(_ values: [String: Value], kind: String) throws -> RecordRef {
         let ref = try RecordRef(kind: kind, id: RecordID.generate())
@@ -213,7 +214,8 @@ public final class WriteTransaction: ReadTransaction {
     }
 
     /// Sets one key of a stored record by patching its encoding, when `shouldWrite` approves the
-    /// previous value (the caller journals the change). - Returns: the previous value.
+    /// previous value (the caller journals the change).
+    /// - Returns: the previous value.
     func replaceStoredValue(
         _ value: Value?, forKey key: String, of ref: RecordRef, if shouldWrite: (Value?) throws -> Bool
     ) throws -> Value? {

@@ -16,6 +16,7 @@ public struct KeyStamp: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// The store where the change was made.
     public var origin: UUID
 
+    /// A stamp for a change made at `time` in the store `origin`.
     public init(time: Date, origin: UUID) {
         self.time = time
         self.origin = origin
@@ -23,15 +24,18 @@ public struct KeyStamp: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     private var seconds: Double { time.timeIntervalSinceReferenceDate }
 
+    /// Whether two stamps have the same time (by its bits) and origin.
     public static func == (lhs: KeyStamp, rhs: KeyStamp) -> Bool {
         lhs.seconds.bitPattern == rhs.seconds.bitPattern && lhs.origin == rhs.origin
     }
 
+    /// Hashes what ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(seconds.bitPattern)
         hasher.combine(origin)
     }
 
+    /// Last-writer-wins order: by time in IEEE 754 total order, then by the origin's bytes.
     public static func < (lhs: KeyStamp, rhs: KeyStamp) -> Bool {
         if lhs.seconds.bitPattern != rhs.seconds.bitPattern { return lhs.seconds.isTotallyOrdered(belowOrEqualTo: rhs.seconds) }
         return withUnsafeBytes(of: lhs.origin.uuid) { l in

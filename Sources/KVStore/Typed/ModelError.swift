@@ -42,6 +42,7 @@ public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The record involved, when known.
     public let ref: RecordRef?
 
+    /// An error with `code` and `message`, naming the key path and record when known.
     public init(code: Code, message: String, keyPath: String? = nil, ref: RecordRef? = nil) {
         self.code = code
         self.message = message

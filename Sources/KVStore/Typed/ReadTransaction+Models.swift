@@ -11,8 +11,9 @@ extension ReadTransaction {
         try fetch(type, ref: M.ref(id: id))
     }
 
-    /// The model stored under `ref`, or nil. - Throws: ``ModelError/Code/wrongKind`` when `ref`
-    /// is not of `M`'s kind, or a decoding ``ModelError``.
+    /// The model stored under `ref`, or nil.
+    /// - Throws: ``ModelError/Code/wrongKind`` when `ref` is not of `M`'s kind, or a decoding
+    ///   ``ModelError``.
     public func fetch<M: StoredModel>(_ type: M.Type, ref: RecordRef) throws -> M? {
         try M.checkKind(of: ref)
         guard let values = try record(ref) else { return nil }

@@ -5,6 +5,7 @@
 /// struct Invoice: Codable { var amount: Int; var customer: RecordRef }
 /// ```
 extension RecordRef: Codable {
+    /// Reads the reference from its `kind/id` string (``ValueDecoder`` also reads a reference value).
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         do {
@@ -14,6 +15,7 @@ extension RecordRef: Codable {
         }
     }
 
+    /// Writes the reference as its `kind/id` string (``ValueEncoder`` writes a reference value).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)

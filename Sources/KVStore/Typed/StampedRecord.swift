@@ -18,9 +18,12 @@ public enum MergePolicy: Sendable, Hashable {
 /// let changes = try store.merge(ada, from: remote)
 /// ```
 public struct StampedRecord: Sendable, Hashable {
+    /// The record's values.
     public var values: [String: Value]
+    /// When and where each key last changed; a stamp for a key ``values`` lacks is a tombstone.
     public var stamps: [String: KeyStamp]
 
+    /// A version of a record: its values and the stamps of its keys.
     public init(values: [String: Value], stamps: [String: KeyStamp]) {
         self.values = values
         self.stamps = stamps

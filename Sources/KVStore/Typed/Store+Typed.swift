@@ -37,19 +37,19 @@ extension Store {
         try write { try $0.set(type, id: id, keyPath, to: value) }
     }
 
-    /// See ``WriteTransaction/update(_:from:keys:)``: one commit.
+    /// See ``WriteTransaction/update(_:from:keys:)-(_,[String:Value],_)``: one commit.
     @discardableResult
     public func update(_ ref: RecordRef, from values: [String: Value], keys: Set<String>? = nil) throws -> [String: ValueChange] {
         try write { try $0.update(ref, from: values, keys: keys) }
     }
 
-    /// See ``WriteTransaction/update(_:from:keys:)``: one commit.
+    /// See ``WriteTransaction/update(_:from:keys:)-(_,Record,_)``: one commit.
     @discardableResult
     public func update(_ ref: RecordRef, from record: Record, keys: Set<String>? = nil) throws -> [String: ValueChange] {
         try write { try $0.update(ref, from: record, keys: keys) }
     }
 
-    /// See ``WriteTransaction/update(_:from:keys:)``: one commit.
+    /// See ``WriteTransaction/update(_:from:keys:)-(_,M,_)``: one commit.
     @discardableResult
     public func update<M: StoredModel>(_ ref: RecordRef, from model: M, keys: Set<String>? = nil) throws -> [String: ValueChange] {
         try write { try $0.update(ref, from: model, keys: keys) }

@@ -10,11 +10,13 @@ public struct ValueChange: Sendable, Hashable, CustomStringConvertible {
     /// The value after; nil when the key was removed.
     public var new: Value?
 
+    /// A change from `old` to `new` (nil: absent).
     public init(old: Value?, new: Value?) {
         self.old = old
         self.new = new
     }
 
+    /// `old → new`, `(absent)` for a missing side.
     public var description: String {
         "\(old.map { "\($0)" } ?? "(absent)") → \(new.map { "\($0)" } ?? "(absent)")"
     }

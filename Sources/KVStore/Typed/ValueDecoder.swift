@@ -17,6 +17,7 @@ import Foundation
 /// // Address(city: "London", zip: nil)
 /// ```
 public struct ValueDecoder: Sendable {
+    /// A decoder.
     public init() {}
 
     /// A `T` from `value`.

@@ -18,6 +18,7 @@ import Foundation
 /// // .dictionary(["city": "London"])
 /// ```
 public struct ValueEncoder: Sendable {
+    /// An encoder.
     public init() {}
 
     /// The value of `value`.

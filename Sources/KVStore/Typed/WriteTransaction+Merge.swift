@@ -7,9 +7,10 @@ extension WriteTransaction {
     /// the same version again changes nothing; stores that merge each other's versions in any
     /// order end up with equal records and stamps.
     ///
-    /// Values are written through ``update(_:from:keys:)``, so the changed keys are journaled and
-    /// observed like local changes, and the kind's rules apply (stores converge when they apply the
-    /// same rules: a value one store's validator rewrites keeps the remote's stamp there).
+    /// Values are written through ``update(_:from:keys:)-(_,[String:Value],_)``, so the changed
+    /// keys are journaled and observed like local changes, and the kind's rules apply (stores
+    /// converge when they apply the same rules: a value one store's validator rewrites keeps the
+    /// remote's stamp there).
     ///
     /// The journal carries values, not stamps: a replica that applies this store's journal stamps
     /// the merged keys with this merge's commit (its time, this store's id), not with the remote's

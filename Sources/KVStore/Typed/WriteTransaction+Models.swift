@@ -29,7 +29,8 @@ extension WriteTransaction {
         return try update(ref, from: values)
     }
 
-    /// Deletes the record of the model with id `id`. - Returns: whether there was one.
+    /// Deletes the record of the model with id `id`.
+    /// - Returns: whether there was one.
     @discardableResult
     public func delete<M: StoredModel>(_ type: M.Type, id: M.ID) throws -> Bool {
         let ref = try M.ref(id: id)

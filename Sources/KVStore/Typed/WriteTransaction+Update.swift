@@ -16,7 +16,7 @@ extension WriteTransaction {
     /// Keys no key path can name, keys a closed kind does not declare (and has no hook for) and
     /// values of another type than declared are refused before anything is written; a failure
     /// found later (a validator, a hook) leaves the transaction for its caller to abandon, as
-    /// ``Store/update(_:from:keys:)`` does.
+    /// ``Store/update(_:from:keys:)-(_,[String:Value],_)`` does.
     ///
     /// ```swift
     /// try store.write { txn in
@@ -65,12 +65,13 @@ extension WriteTransaction {
         }
     }
 
-    /// ``update(_:from:keys:)`` from another record's values.
+    /// ``update(_:from:keys:)-(_,[String:Value],_)`` from another record's values.
     public func update(_ ref: RecordRef, from record: Record, keys: Set<String>? = nil) throws -> [String: ValueChange] {
         try update(ref, from: record.values, keys: keys)
     }
 
-    /// ``update(_:from:keys:)`` from a model's encoding (a nil optional is an absent key).
+    /// ``update(_:from:keys:)-(_,[String:Value],_)`` from a model's encoding (a nil optional is an
+    /// absent key).
     /// - Throws: ``ModelError/Code/wrongKind`` when `ref` is not of `M`'s kind;
     ///   ``ModelError/Code/invalidValue`` when the model's id is not `ref`'s and `keys` does not
     ///   leave the `id` key out (the record would name another one).

@@ -158,6 +158,7 @@ public struct TypedJSONError: Error, Sendable, Equatable, CustomStringConvertibl
     /// What is wrong.
     public let problem: String
 
+    /// An error at `line` and `column` (from 1) saying `problem`.
     public init(line: Int, column: Int, problem: String) {
         self.line = line
         self.column = column

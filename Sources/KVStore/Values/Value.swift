@@ -19,21 +19,50 @@ import Foundation
 /// by their bits, so `NaN == NaN` and `0.0 != -0.0`. Setting a key to a value equal to the stored one
 /// is a no-op (no journal entry, no notification).
 public enum Value: Sendable {
+    /// No value: JSON's `null`. A record holds none at its top level (setting it removes the key).
     case null
+    /// A boolean (a scalar).
     case bool(Bool)
+    /// A 64-bit signed integer (a scalar).
     case int(Int64)
+    /// A double, compared by its bits (a scalar).
     case double(Double)
+    /// Text.
     case string(String)
+    /// Raw bytes.
     case bytes(Data)
+    /// A point in time (a scalar).
     case date(Date)
+    /// An ordered list of values.
     case array([Value])
+    /// Values by key: a nested dictionary, whose keys may be any text.
     case dictionary([String: Value])
+    /// A reference to another record, which key paths follow.
     case reference(RecordRef)
 }
 
 /// The type of a ``Value``, as kinds declare it for their keys.
 public enum ValueType: String, Sendable, CaseIterable, CustomStringConvertible {
-    case null, bool, int, double, string, bytes, date, array, dictionary, reference
+    /// ``Value/null``.
+    case null
+    /// ``Value/bool(_:)``, a scalar.
+    case bool
+    /// ``Value/int(_:)``, a scalar.
+    case int
+    /// ``Value/double(_:)``, a scalar (a key declared `double` also takes ints).
+    case double
+    /// ``Value/string(_:)``.
+    case string
+    /// ``Value/bytes(_:)``.
+    case bytes
+    /// ``Value/date(_:)``, a scalar.
+    case date
+    /// ``Value/array(_:)``.
+    case array
+    /// ``Value/dictionary(_:)``.
+    case dictionary
+    /// ``Value/reference(_:)``.
+    case reference
 
     /// Scalars are the types that have no "absent" state of their own: setting nil on a key that holds
     /// (or is declared as) a scalar calls the kind's nil-for-scalar hook.
@@ -44,6 +73,7 @@ public enum ValueType: String, Sendable, CaseIterable, CustomStringConvertible {
         }
     }
 
+    /// The type's name: `int`, `string`, …
     public var description: String { rawValue }
 }
 
@@ -70,11 +100,13 @@ extension Value {
         return false
     }
 
+    /// The boolean, or nil for any other type.
     public var boolValue: Bool? {
         if case .bool(let v) = self { return v }
         return nil
     }
 
+    /// The integer, or nil for any other type (a double is not converted).
     public var intValue: Int64? {
         if case .int(let v) = self { return v }
         return nil
@@ -89,31 +121,37 @@ extension Value {
         }
     }
 
+    /// The string, or nil for any other type.
     public var stringValue: String? {
         if case .string(let v) = self { return v }
         return nil
     }
 
+    /// The bytes, or nil for any other type.
     public var bytesValue: Data? {
         if case .bytes(let v) = self { return v }
         return nil
     }
 
+    /// The date, or nil for any other type.
     public var dateValue: Date? {
         if case .date(let v) = self { return v }
         return nil
     }
 
+    /// The array's elements, or nil for any other type.
     public var arrayValue: [Value]? {
         if case .array(let v) = self { return v }
         return nil
     }
 
+    /// The dictionary, or nil for any other type.
     public var dictionaryValue: [String: Value]? {
         if case .dictionary(let v) = self { return v }
         return nil
     }
 
+    /// The reference, or nil for any other type.
     public var referenceValue: RecordRef? {
         if case .reference(let v) = self { return v }
         return nil
@@ -121,6 +159,8 @@ extension Value {
 }
 
 extension Value: Equatable {
+    /// Whether two values have the same type and content; doubles and dates compare by their bits
+    /// (`NaN == NaN`, `0.0 != -0.0`), and an int never equals a double.
     public static func == (lhs: Value, rhs: Value) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
@@ -140,6 +180,7 @@ extension Value: Equatable {
 }
 
 extension Value: Hashable {
+    /// Hashes the type and the content that ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(type)
         switch self {
@@ -158,26 +199,32 @@ extension Value: Hashable {
 }
 
 extension Value: ExpressibleByBooleanLiteral {
+    /// `true` and `false` are ``bool(_:)`` values.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
 extension Value: ExpressibleByIntegerLiteral {
+    /// An integer literal is an ``int(_:)`` value.
     public init(integerLiteral value: Int64) { self = .int(value) }
 }
 
 extension Value: ExpressibleByFloatLiteral {
+    /// A floating-point literal is a ``double(_:)`` value.
     public init(floatLiteral value: Double) { self = .double(value) }
 }
 
 extension Value: ExpressibleByStringLiteral {
+    /// A string literal is a ``string(_:)`` value.
     public init(stringLiteral value: String) { self = .string(value) }
 }
 
 extension Value: ExpressibleByArrayLiteral {
+    /// An array literal is an ``array(_:)`` value.
     public init(arrayLiteral elements: Value...) { self = .array(elements) }
 }
 
 extension Value: ExpressibleByDictionaryLiteral {
+    /// A dictionary literal is a ``dictionary(_:)`` value.
     public init(dictionaryLiteral elements: (String, Value)...) {
         self = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }

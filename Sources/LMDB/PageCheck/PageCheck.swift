@@ -34,9 +34,10 @@ extension Environment {
 }
 
 extension Transaction {
-    /// Checks the pages of this read transaction's snapshot. - Returns: nil when the snapshot's
-    /// meta page no longer names it (two commits rewrote it since the transaction began: check
-    /// again in a new one), unless `final`, when that is reported as damage.
+    /// Checks the pages of this read transaction's snapshot.
+    /// - Returns: nil when the snapshot's meta page no longer names it (two commits rewrote it since
+    ///   the transaction began: check again in a new one), unless `final`, when that is reported as
+    ///   damage.
     func checkPages(_ scope: PageCheckScope, final: Bool) -> PageCheckReport? {
         let environment = mdb_txn_env(txn)
         var descriptor: mdb_filehandle_t = -1

@@ -148,8 +148,8 @@ struct DataFilePages {
         pagesInFile = fstat(descriptor, &status) == 0 && pageSize > 0 ? UInt64(max(0, status.st_size)) / UInt64(pageSize) : 0
     }
 
-    /// Reads page `number` into `buffer` (`pageSize` bytes). - Returns: false when the page is not
-    /// whole in the file.
+    /// Reads page `number` into `buffer` (`pageSize` bytes).
+    /// - Returns: false when the page is not whole in the file.
     func read(_ number: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
         guard number < pagesInFile, buffer.count >= pageSize else { return false }
         return Self.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<pageSize]),

@@ -8,7 +8,8 @@ import Darwin
 extension PageWalker {
     /// Checks the overflow run at page `first` that holds a `size`-byte value and marks its
     /// pages: LMDB hands out a pointer into the map there and `size` bytes are read from it, so
-    /// the run must be in the file and long enough. - Returns: the problem, or nil.
+    /// the run must be in the file and long enough.
+    /// - Returns: the problem, or nil.
     func overflowProblem(_ first: UInt64, size: Int, level: Int, tree: inout Tree, rootOnly: Bool) -> String? {
         if let problem = unreachable(first) { return "a value's overflow page \(first) \(problem)" }
         if rootOnly { return nil }

@@ -66,6 +66,21 @@ import Testing
         #expect(try Store(path: moved).record(ref("person/bob")) == ["name": "Bob"])
     }
 
+    /// `data.mdb` replaced while another name links the old file (a backup made with `ln`): the
+    /// check looked at the open file's count of links, which stayed at one, and writes went on
+    /// into the file no one else opens.
+    @Test func aReplacedDataFileWithAnotherLinkIsNoticed() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
+        let store = try Store(path: path)
+        try store.insert(["name": "Ada"], as: ref("person/ada"))
+        #expect(link(path + "/data.mdb", directory.path("backup.mdb")) == 0)
+        try Change.dataReplaced.apply(in: path)
+        let error = #expect(throws: StoreError.self) { try store.insert(["name": "Bob"], as: ref("person/bob")) }
+        #expect(error?.code == .filesReplaced)
+        #expect(error?.description == Self.message(.dataReplaced, path))
+    }
+
     /// Writes waiting in a group commit are refused too.
     @Test func groupedWritesAreRefused() throws {
         let t = try TemporaryStore()

@@ -4,9 +4,9 @@ import Glibc
 #endif
 import KVStore
 
-/// A figure measured once per run, kvstore only, against a DESIGN §11 target: cross-process
-/// follow latency, replication apply, and dump memory. Numbered after the ratio scenarios, so
-/// `--scenario N` selects them too.
+/// A figure measured once per run, kvstore only, against a target (BENCHMARKS.md, "Targets"):
+/// cross-process follow latency, replication apply, and dump memory. Numbered after the ratio
+/// scenarios, so `--scenario N` selects them too.
 struct Figure: Codable {
     let number: Int
     let name: String

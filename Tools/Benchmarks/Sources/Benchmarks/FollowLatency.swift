@@ -1,7 +1,7 @@
 import Foundation
 import KVStore
 
-/// `Benchmarks follow-latency`: how soon another process sees a commit (DESIGN §11: p99 < 20 ms).
+/// `Benchmarks follow-latency`: how soon another process sees a commit (target: p99 < 20 ms).
 ///
 /// The writer (this process) commits one small change every `--interval-ms` (default 3) to a
 /// store, `--commits` times (default 2,000); a follower — this executable spawned again in its

@@ -10,8 +10,9 @@ import KVStore
 /// `JSONSerialization` into a dictionary, as kvstore decodes a record into `[String: Value]`.
 /// Statements are GRDB's cached prepared statements.
 ///
-/// Durability matches kvstore's (DESIGN §11): full sync is `synchronous=FULL` on the writer,
-/// relaxed (kvstore's `.noMetaSync`) is `synchronous=NORMAL` (GRDB's WAL default).
+/// Durability matches kvstore's (Sources/KVStore/KVStore.docc/GroupCommitAndDurability.md): full
+/// sync is `synchronous=FULL` on the writer, relaxed (kvstore's `.noMetaSync`) is
+/// `synchronous=NORMAL` (GRDB's WAL default).
 final class GRDBEngine {
     let pool: DatabasePool
     /// Ids of the base records, by index, and the insert pool's ids, JSON text and dictionaries

@@ -1,7 +1,7 @@
 import Foundation
 import KVStore
 
-/// In-process observer dispatch (DESIGN §11: ≥ 1M notifications/s): notifications delivered per
+/// In-process observer dispatch (target: ≥ 1M notifications/s): notifications delivered per
 /// second, each counted by its callback. The store is a separate one in the run's directory,
 /// opened with `.noSync` so that the disk does not hide the dispatch; the time still includes the
 /// writes that cause the notifications (sets, journal entries, commits). kvstore only: raw LMDB

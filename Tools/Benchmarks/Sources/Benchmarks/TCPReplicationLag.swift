@@ -1,10 +1,10 @@
 import Foundation
 import KVStore
 
-/// `Benchmarks tcp-lag --kvstore PATH`: follow-mode lag over TCP (DESIGN §11: p99 < 50 ms on
-/// loopback), through the real processes: `kvstore serve` on the source, `kvstore replicate
-/// tcp://… --follow` into a replica, and a follower of the replica's journal (this executable in
-/// its `follow-latency-follower` mode, 1–5 ms polling).
+/// `Benchmarks tcp-lag --kvstore PATH`: follow-mode lag over TCP (target: p99 < 50 ms on
+/// loopback, BENCHMARKS.md "Targets"), through the real processes: `kvstore serve` on the source,
+/// `kvstore replicate tcp://… --follow` into a replica, and a follower of the replica's journal
+/// (this executable in its `follow-latency-follower` mode, 1–5 ms polling).
 ///
 /// The writer (this process) commits one small change every `--interval-ms` (default 3) to the
 /// source, `--commits` times (default 2,000). Reported: p50, p90, p99 and max of *seen in the

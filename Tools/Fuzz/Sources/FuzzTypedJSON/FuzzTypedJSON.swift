@@ -3,10 +3,10 @@ import KVStore
 
 // The typed-JSON parser used by `kvstore set/load` (`TypedJSON.value(from:)` and
 // `dictionary(from:)`) on any bytes. Checks: no trap; a failure is a `TypedJSONError` (typed
-// throws) whose description is one line with a line and column ≥ 1; a parsed value is written
-// back (compact and pretty) to text that parses to an equal value, and writing that again gives the
-// same bytes (DESIGN §5: dump → load → dump is byte-identical); `dictionary(from:)` agrees with
-// `value(from:)` on objects.
+// throws) whose description is one line with a line and column ≥ 1; a parsed value is written back
+// (compact and pretty) to text that parses to an equal value, and writing that again gives the same
+// bytes (StorageFormat.md in Sources/KVStore/KVStore.docc: dump → load → dump is byte-identical);
+// `dictionary(from:)` agrees with `value(from:)` on objects.
 
 @_cdecl("FuzzTypedJSON_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
