@@ -12,9 +12,10 @@ let package = Package(
         .library(name: "KVStore", targets: ["KVStore"]),
         // Replication over TCP (SwiftNIO): JournalServer, JournalClient.
         .library(name: "KVStoreNetwork", targets: ["KVStoreNetwork"]),
+        // Text templates filled from a record's key paths (`kvstore render`).
+        .library(name: "KVStoreTemplates", targets: ["KVStoreTemplates"]),
+        // The Swift layer over LMDB (the fuzz package's page-damage target checks pages with it).
         .library(name: "LMDB", targets: ["LMDB"]),
-        // LMDB's C API, for the benchmark harness's raw-LMDB baseline.
-        .library(name: "CLMDB", targets: ["CLMDB"]),
         .executable(name: "kvstore", targets: ["kvstore"]),
     ],
     dependencies: [
@@ -33,6 +34,7 @@ let package = Package(
         ),
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strict),
         .target(name: "KVStore", dependencies: ["LMDB"], swiftSettings: strict),
+        .target(name: "KVStoreTemplates", dependencies: ["KVStore"], swiftSettings: strict),
         // Replication over TCP: apps that embed KVStore do not pull SwiftNIO.
         .target(
             name: "KVStoreNetwork",
@@ -51,6 +53,7 @@ let package = Package(
             dependencies: [
                 "KVStore",
                 "KVStoreNetwork",
+                "KVStoreTemplates",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/kvstore",
@@ -63,6 +66,7 @@ let package = Package(
             name: "KVStoreTests",
             dependencies: ["KVStore", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict),
+        .testTarget(name: "KVStoreTemplatesTests", dependencies: ["KVStoreTemplates", "KVStore"], swiftSettings: strict),
         .testTarget(name: "KVStoreCLITests", dependencies: ["kvstore", "KVStore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStoreNetworkTests", dependencies: ["KVStoreNetwork", "KVStore", "TestSupport"], swiftSettings: strict),
     ],

@@ -189,7 +189,7 @@ public final class JournalClient: Sendable {
     /// Requests, reseeds when answered with a snapshot, then applies the stream until it ends
     /// (through the source's last sequence; following, when the server shuts down).
     private func replicate(over connection: SocketConnection, hello: Hello, _ status: inout Replicator.Status, progress: ((Replicator.Status) -> Void)?) throws {
-        var store = Replicator.isAbsentOrEmpty(path) ? nil : try openReplica()
+        var store = StoreDirectory.isEmpty(atPath: path) ? nil : try openReplica()
         var wantsSnapshot = store == nil && options.startFromSnapshot
         while true {
             let checkpoint = try store?.read { try $0.replicationCheckpoint(for: hello.storeID) } ?? 0
@@ -265,7 +265,7 @@ public final class JournalClient: Sendable {
     /// Opens the replica, creating it when nothing is at the path (or an empty directory).
     private func openReplica() throws -> Store {
         var options = options.storeOptions
-        options.createIfMissing = Replicator.isAbsentOrEmpty(path)
+        options.createIfMissing = StoreDirectory.isEmpty(atPath: path)
         return try Store(path: path, options: options)
     }
 

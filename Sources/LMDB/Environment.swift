@@ -16,7 +16,7 @@ import Darwin
 /// let env = try Environment.open(path: "/tmp/store", options: .init(mapSize: 1 << 20))
 /// let db = try env.openDatabase("records")
 /// try env.write { txn in try txn.put(Array("k".utf8), Array("v".utf8), in: db) }
-/// let v = try env.read { txn in try txn.get(Array("k".utf8), in: db).map(Array.init) }
+/// let v = try env.read { txn in try txn.value(forKey: Array("k".utf8), in: db) }
 /// ```
 ///
 /// When a write fills the map (`MDB_MAP_FULL`, at a put or at commit), the environment aborts the

@@ -3,9 +3,9 @@ import CLMDB
 /// A read or write transaction, valid only during the ``Environment/read(_:)`` or
 /// ``Environment/write(_:)`` closure that received it.
 ///
-/// Buffers returned by ``get(_:in:)`` and cursors point into LMDB's memory map: they are valid
-/// until the transaction ends or, in a write transaction, until the next change. Copy what must
-/// outlive that.
+/// The buffers ``withValue(forKey:in:_:)`` hands its closure and cursors point into LMDB's memory
+/// map: they are valid until the transaction ends or, in a write transaction, until the next
+/// change. A value's buffer is scoped to the closure; ``value(forKey:in:)`` returns a copy.
 public struct Transaction {
     let txn: OpaquePointer
     /// Whether the transaction is read-only.
@@ -40,8 +40,36 @@ public struct Transaction {
         return Database(dbi: dbi, name: "(main)")
     }
 
-    /// The value stored under `key`, or nil. The buffer is valid until the transaction ends or changes.
-    public func get(_ key: UnsafeRawBufferPointer, in db: Database) throws(LMDBError) -> UnsafeRawBufferPointer? {
+    /// Calls `body` with the value stored under `key` (nil when there is none) and returns what
+    /// it returns. The buffer points into the map, not copied, and is valid only during `body`
+    /// (and only until the transaction changes): copy what must outlive it.
+    ///
+    /// ```swift
+    /// let size = try txn.withValue(forKey: Array("k".utf8), in: db) { $0?.count }
+    /// ```
+    @inlinable
+    public func withValue<T>(
+        forKey key: UnsafeRawBufferPointer, in db: Database, _ body: (UnsafeRawBufferPointer?) throws -> T
+    ) throws -> T {
+        try body(try lookUp(key, in: db))
+    }
+
+    /// Calls `body` with the value stored under `key`, or nil; see ``withValue(forKey:in:_:)``.
+    @inlinable
+    public func withValue<T>(forKey key: [UInt8], in db: Database, _ body: (UnsafeRawBufferPointer?) throws -> T) throws -> T {
+        try body(try lookUp(key, in: db))
+    }
+
+    /// A copy of the value stored under `key`, or nil.
+    public func value(forKey key: [UInt8], in db: Database) throws(LMDBError) -> [UInt8]? {
+        try lookUp(key, in: db).map(Array.init)
+    }
+
+    /// The value stored under `key`, pointing into the map (`mdb_get`), or nil: for a reader in
+    /// this package that scopes the buffer itself, as ``withValue(forKey:in:_:)`` does (KVStore's
+    /// record reads, which need a key built on the stack).
+    @usableFromInline
+    package func lookUp(_ key: UnsafeRawBufferPointer, in db: Database) throws(LMDBError) -> UnsafeRawBufferPointer? {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val()
         let rc = mdb_get(txn, db.dbi, &k, &v)
@@ -50,9 +78,9 @@ public struct Transaction {
         return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
     }
 
-    /// The value stored under `key`, or nil.
-    public func get(_ key: [UInt8], in db: Database) throws(LMDBError) -> UnsafeRawBufferPointer? {
-        try withBytes(key) { (k) throws(LMDBError) in try get(k, in: db) }
+    @usableFromInline
+    func lookUp(_ key: [UInt8], in db: Database) throws(LMDBError) -> UnsafeRawBufferPointer? {
+        try withBytes(key) { (k) throws(LMDBError) in try lookUp(k, in: db) }
     }
 
     /// Stores `value` under `key`.

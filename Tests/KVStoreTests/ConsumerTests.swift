@@ -55,7 +55,7 @@ func retentionError(_ expected: JournalRetentionError.Code) -> @Sendable (any Er
         #expect(try consumer.cursor() == 1)
         #expect(try consumer.entries().map(\.sequence) == [2])
         let raw = try store.read { txn in
-            try txn.transaction.get(Array("consumer/replica".utf8), in: txn.databases.meta).map(Array.init)
+            try txn.transaction.value(forKey: Array("consumer/replica".utf8), in: txn.databases.meta)
         }
         #expect(raw == [1, 0, 0, 0, 0, 0, 0, 0], "meta consumer/<name> holds the cursor as UInt64 LE")
     }

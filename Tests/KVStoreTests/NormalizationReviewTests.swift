@@ -30,8 +30,9 @@ import Testing
 
     private func storedKeys(of ref: RecordRef) throws -> [[UInt8]] {
         try t.store.read { txn in
-            let bytes = try #require(try txn.transaction.get(StoreLayout.recordKey(ref), in: txn.databases.records))
-            return try RecordCodec.keys(in: bytes).map { Array($0.utf8) }
+            try txn.transaction.withValue(forKey: StoreLayout.recordKey(ref), in: txn.databases.records) { bytes in
+                try RecordCodec.keys(in: try #require(bytes)).map { Array($0.utf8) }
+            }
         }
     }
 
@@ -79,7 +80,7 @@ import Testing
         let replica = try TemporaryStore()
         try Self.replicate([bytes], to: replica.store)
         let stored = try replica.store.read { [doc] txn in
-            try #require(try txn.transaction.get(StoreLayout.recordKey(doc), in: txn.databases.records)).map { $0 }
+            try #require(try txn.transaction.value(forKey: StoreLayout.recordKey(doc), in: txn.databases.records))
         }
         #expect(stored == RecordCodec.encode(try RecordCodec.decode(stored)), "the stored reference keeps the decomposed id")
     }

@@ -42,10 +42,10 @@ import Testing
         }
         try store.read { txn in
             for (index, (record, ref)) in zip(records, refs).enumerated() {
-                let stored = try txn.transaction.get(StoreLayout.recordKey(ref), in: store.databases.records).map { Array($0) }
+                let stored = try txn.transaction.value(forKey: StoreLayout.recordKey(ref), in: store.databases.records)
                 #expect(stored == ReferenceEncoding.record(record), "record \(index)")
                 let sequence = UInt64(index + 1)
-                let bytes = try #require(try txn.transaction.get(StoreLayout.sequenceKey(sequence), in: store.databases.journal).map { Array($0) })
+                let bytes = try #require(try txn.transaction.value(forKey: StoreLayout.sequenceKey(sequence), in: store.databases.journal))
                 let entry = try bytes.withUnsafeBytes { try JournalCodec.decode($0, sequence: sequence) }
                 #expect(entry.ref == ref && entry.change == .recordInserted)
                 #expect(bytes == ReferenceEncoding.record(entry.dictionary), "journal entry \(index)")

@@ -16,7 +16,7 @@ import Testing
 
     static var sources: [(name: String, text: String)] {
         get throws {
-            try ["Sources/KVStore/KVStore.docc/StorageFormat.md", "Tools/kvstore/README.md", "Sources/KVStore/Values/TypedJSON.swift"].map {
+            try ["Sources/KVStore/KVStore.docc/StorageFormat.md", "Tools/kvstore/README.md", "Sources/KVStore/JSON/TypedJSON.swift"].map {
                 ($0, try packageText($0))
             }
         }

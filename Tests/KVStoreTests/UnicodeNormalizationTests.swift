@@ -19,8 +19,9 @@ import Testing
     /// The stored record's keys as bytes: exactly one spelling, the composed one.
     private func storedKeys(of ref: RecordRef) throws -> [[UInt8]] {
         try t.store.read { txn in
-            let bytes = try #require(try txn.transaction.get(StoreLayout.recordKey(ref), in: txn.databases.records))
-            return try RecordCodec.keys(in: bytes).map { Array($0.utf8) }
+            try txn.transaction.withValue(forKey: StoreLayout.recordKey(ref), in: txn.databases.records) { bytes in
+                try RecordCodec.keys(in: try #require(bytes)).map { Array($0.utf8) }
+            }
         }
     }
 
@@ -122,7 +123,7 @@ import Testing
         let replica = try TemporaryStore()
         try replica.store.applyJournal(JournalStreamReader(bytes: stream))
         let bytes = try replica.store.read { [record] txn in
-            try #require(try txn.transaction.get(StoreLayout.recordKey(record), in: txn.databases.records)).map { $0 }
+            try #require(try txn.transaction.value(forKey: StoreLayout.recordKey(record), in: txn.databases.records))
         }
         #expect(try bytes.withUnsafeBytes { try RecordCodec.keys(in: $0) }.map { Array($0.utf8) }
                 == [Array(Self.composed.utf8), Array("other".utf8)])

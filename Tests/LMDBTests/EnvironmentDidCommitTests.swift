@@ -17,7 +17,7 @@ import Testing
             commits += 1
             runsAtCommit = runs
             // Committed: a read sees the data.
-            #expect((try? env.read { try $0.get(Array("k63".utf8), in: db) != nil }) == true)
+            #expect((try? env.read { try $0.value(forKey: Array("k63".utf8), in: db) != nil }) == true)
         })
         #expect(runs > 1)
         #expect(commits == 1 && runsAtCommit == runs)

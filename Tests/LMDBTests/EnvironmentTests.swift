@@ -15,13 +15,13 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
             try txn.put(bytes("a"), bytes("1"), in: db)
             try txn.put(bytes("b"), bytes("2"), in: db)
         }
-        let a = try env.read { txn in try txn.get(bytes("a"), in: db).map { Array($0) } }
+        let a = try env.read { txn in try txn.value(forKey: bytes("a"), in: db) }
         #expect(a == bytes("1"))
         let removed = try env.write { txn in try txn.delete(bytes("a"), in: db) }
         #expect(removed)
         let again = try env.write { txn in try txn.delete(bytes("a"), in: db) }
         #expect(!again)
-        #expect(try env.read { try $0.get(bytes("a"), in: db) } == nil)
+        #expect(try env.read { try $0.value(forKey: bytes("a"), in: db) } == nil)
     }
 
     @Test func throwingWriteAbortsEverything() throws {
@@ -35,7 +35,7 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
                 throw Boom()
             }
         }
-        #expect(try env.read { try $0.get(bytes("k"), in: db) } == nil)
+        #expect(try env.read { try $0.value(forKey: bytes("k"), in: db) } == nil)
     }
 
     @Test func noOverwriteAndAppendReportLMDBCodes() throws {
@@ -196,8 +196,8 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
                 group.addTask {
                     for _ in 0..<500 {
                         let (x, y) = try env.read { txn in
-                            (try txn.get(bytes("x"), in: db).map { Array($0) },
-                             try txn.get(bytes("y"), in: db).map { Array($0) })
+                            (try txn.value(forKey: bytes("x"), in: db),
+                             try txn.value(forKey: bytes("y"), in: db))
                         }
                         #expect(x == y)
                     }
@@ -219,7 +219,7 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         // A read inside a write is fine (MDB_NOTLS).
         let seen = try env.write { txn in
             try txn.put(Array("k".utf8), Array("v".utf8), in: db)
-            return try env.read { try $0.get(Array("k".utf8), in: db) != nil }
+            return try env.read { try $0.value(forKey: Array("k".utf8), in: db) != nil }
         }
         #expect(!seen, "the read sees the last committed snapshot, not the open write")
     }
@@ -245,7 +245,7 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         #expect(first == nil)
         let again = try Environment.open(path: dir.path)
         let db = try again.openDatabase("things", create: false)
-        #expect(try again.read { try $0.get(Array("k".utf8), in: db).map(Array.init) } == Array("v".utf8))
+        #expect(try again.read { try $0.value(forKey: Array("k".utf8), in: db) } == Array("v".utf8))
     }
 
     /// A directory whose files are not the ones the open environment has (the files were removed,
@@ -263,7 +263,7 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         #expect(throws: LMDBError.self) { try new.openDatabase("things", create: false) }
         #expect(try Environment.open(path: dir.path) === new)
         // The old environment goes on with its own (deleted) files, and closing it leaves the new one registered.
-        #expect(try old.read { try $0.get(Array("k".utf8), in: db).map(Array.init) } == Array("old".utf8))
+        #expect(try old.read { try $0.value(forKey: Array("k".utf8), in: db) } == Array("old".utf8))
     }
 
     @Test func aReadOnlyEnvironmentIsNotUpgradedToWriting() throws {
@@ -334,7 +334,7 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         for _ in 0..<3 {
             DispatchQueue.global().async(group: group) {
                 while !stop.isSet {
-                    do { _ = try env.read { try $0.get(Array("k".utf8), in: db) } }
+                    do { _ = try env.read { try $0.value(forKey: Array("k".utf8), in: db) } }
                     catch { failures.add("reader: \(error)") }
                 }
             }

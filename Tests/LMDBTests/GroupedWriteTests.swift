@@ -58,7 +58,7 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         #expect(errors[0] == nil && errors[2] == nil, "\(errors)")
         #expect(errors[1] == MDB_BAD_TXN)
         let stored = try env.read { txn in
-            try ["a", "big0", "c"].map { try txn.get(bytes($0), in: db).map { String(decoding: $0, as: UTF8.self) } }
+            try ["a", "big0", "c"].map { try txn.value(forKey: bytes($0), in: db).map { String(decoding: $0, as: UTF8.self) } }
         }
         #expect(stored == ["1", nil, "3"])
     }

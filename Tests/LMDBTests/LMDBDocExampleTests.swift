@@ -32,4 +32,18 @@ import LMDB   // not @testable: the examples use the public API only
         let fields = try #require(printed.first).split(separator: " ")
         #expect(printed.count == 1 && fields.count == 3 && fields[0] == "\(getpid())")
     }
+
+    /// Environment.swift and Transaction.swift: `value(forKey:in:)` copies a value,
+    /// `withValue(forKey:in:_:)` lends it to a closure.
+    @Test func readingAValue() throws {
+        let dir = try TemporaryDirectory()
+        let env = try Environment.open(path: dir.path, options: .init(mapSize: 1 << 20))
+        let db = try env.openDatabase("records")
+        try env.write { txn in try txn.put(Array("k".utf8), Array("v".utf8), in: db) }
+        let v = try env.read { txn in try txn.value(forKey: Array("k".utf8), in: db) }
+        #expect(v == Array("v".utf8))
+        let size = try env.read { txn in try txn.withValue(forKey: Array("k".utf8), in: db) { $0?.count } }
+        #expect(size == 1)
+        #expect(try env.read { txn in try txn.withValue(forKey: Array("none".utf8), in: db) { $0 == nil } })
+    }
 }

@@ -11,7 +11,7 @@ import Testing
         let other = try Environment(path: dir.path)  // a second handle plays another process
         let start = env.lastTransactionID
         #expect(other.lastTransactionID == start)
-        _ = try env.read { try $0.get(Array("k".utf8), in: db) }
+        _ = try env.read { try $0.value(forKey: Array("k".utf8), in: db) }
         #expect(env.lastTransactionID == start, "a read commits nothing")
         let id = try env.write { txn in
             try txn.put(Array("k".utf8), Array("v".utf8), in: db)

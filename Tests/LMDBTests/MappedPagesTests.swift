@@ -46,7 +46,7 @@ struct MappedPagesTests {
 
         // The same pages read through mdb_get (no cursor) stay resident: the measure is real.
         let afterGets = try env.read { txn in
-            for key in keys { _ = try txn.get(key, in: db) }
+            for key in keys { _ = try txn.withValue(forKey: key, in: db) { $0?.count } }
             return try residentKiB(ofMapIn: dir.path)
         }
         #expect(afterGets > 30 * 1024, "reading 40 MiB left only \(afterGets) KiB resident")

@@ -16,7 +16,7 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         try env.write { txn in
             try txn.put(bytes("a"), bytes("1"), in: db)
             try txn.nested { child in
-                #expect(try child.get(bytes("a"), in: db).map(Array.init) == bytes("1"))  // sees its parent
+                #expect(try child.value(forKey: bytes("a"), in: db) == bytes("1"))  // sees its parent
                 try child.put(bytes("b"), bytes("2"), in: db)
             }
             #expect(throws: Boom.self) {
@@ -26,11 +26,11 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
                     throw Boom()
                 }
             }
-            #expect(try txn.get(bytes("b"), in: db).map(Array.init) == bytes("2"))
-            #expect(try txn.get(bytes("c"), in: db) == nil)
+            #expect(try txn.value(forKey: bytes("b"), in: db) == bytes("2"))
+            #expect(try txn.value(forKey: bytes("c"), in: db) == nil)
         }
         let stored = try env.read { txn in
-            try ["a", "b", "c"].map { try txn.get(bytes($0), in: db).map { String(decoding: $0, as: UTF8.self) } }
+            try ["a", "b", "c"].map { try txn.value(forKey: bytes($0), in: db).map { String(decoding: $0, as: UTF8.self) } }
         }
         #expect(stored == ["1", "2", nil])
     }
@@ -53,6 +53,6 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         }
         #expect(runs > 1)
         #expect(nestedErrors.allSatisfy { $0 == MDB_MAP_FULL } && nestedErrors.count == runs - 1)
-        #expect(try env.read { try $0.get(bytes("k63"), in: db) != nil })
+        #expect(try env.read { try $0.value(forKey: bytes("k63"), in: db) != nil })
     }
 }

@@ -40,7 +40,7 @@ import Testing
                 while !stop.load(ordering: .relaxed) {
                     do {
                         let (id, value) = try env.read { txn in
-                            (UInt64(txn.id), try txn.get(key, in: db).map { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) } ?? 0)
+                            (UInt64(txn.id), try txn.withValue(forKey: key, in: db) { $0.map { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) } } ?? 0)
                         }
                         reads.add(1, ordering: .relaxed)
                         if value != id || value < previous {

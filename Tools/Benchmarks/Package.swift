@@ -13,11 +13,18 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
+        // LMDB's C API for the raw-LMDB engine: a system library of the harness's own, as the
+        // main package exports no C module.
+        .systemLibrary(
+            name: "CRawLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
+        ),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
                 .product(name: "KVStore", package: "kvstore"),
-                .product(name: "CLMDB", package: "kvstore"),
+                "CRawLMDB",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -2,7 +2,7 @@
 import PackageDescription
 
 // libFuzzer targets for kvstore's decoders and parsers: a nested package, so that the main
-// package's build and CI never build them. Build and run them with `Scripts/fuzz` (Linux):
+// package's build and CI never build them. Build and run them with `Tools/Scripts/fuzz` (Linux):
 //     swift build -c release -Xswiftc -sanitize=fuzzer,address --scratch-path .build-fuzz
 // Each executable is one fuzz target. SwiftPM links an executable with `main` aliased to
 // `<Module>_main`; each target defines that function (``runFuzzer``), which hands over to libFuzzer's
@@ -20,7 +20,7 @@ let targets: [(name: String, products: [String])] = [
     ("FuzzJournalStream", []),
     ("FuzzJournalEntry", []),
     ("FuzzKeyPath", []),
-    ("FuzzTemplate", []),
+    ("FuzzTemplate", ["KVStoreTemplates"]),
     ("FuzzProtocolFrames", ["KVStoreNetwork"]),
     ("FuzzPageDamage", ["LMDB"]),
 ]

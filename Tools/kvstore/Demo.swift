@@ -39,12 +39,12 @@ struct DemoCommand: ParsableCommand {
 
     /// `path`, when nothing there would be overwritten.
     private static func checkedNewPath(_ path: String) throws(CommandError) -> String {
-        if StoreAccess.holdsStore(path) {
+        if StoreDirectory.hasDataFile(atPath: path) {
             throw CommandError("\(path): already holds a store; the demo needs a new path or an empty directory")
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-           !StoreAccess.isAbsentOrEmptyDirectory(path) {
+           !StoreDirectory.isEmpty(atPath: path) {
             throw CommandError("\(path): the directory is not empty; the demo needs a new path or an empty directory")
         }
         return path

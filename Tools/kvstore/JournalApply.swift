@@ -98,7 +98,7 @@ struct JournalApplyCommand: ParsableCommand {
 
     /// A stream that does not start at the source's first entry cannot make a new replica.
     private func refuseGapInANewStore(_ header: JournalStreamHeader) throws {
-        if StoreAccess.isAbsentOrEmptyDirectory(storePath.path), header.firstSequence > 1 {
+        if StoreDirectory.isEmpty(atPath: storePath.path), header.firstSequence > 1 {
             throw JournalApplyError(.gap, "source \(entries(1, through: header.firstSequence - 1)) \(are(1, through: header.firstSequence - 1)) missing: \(storePath.path) is a new store, but the stream starts at \(header.firstSequence)")
         }
     }

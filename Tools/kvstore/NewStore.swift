@@ -37,7 +37,7 @@ struct NewStore {
 
     init(at path: String) {
         self.path = path
-        isNew = StoreAccess.isAbsentOrEmptyDirectory(path)
+        isNew = StoreDirectory.isEmpty(atPath: path)
         missingDirectories = Self.missingDirectories(of: path)
         hadLockFile = Self.exists((path as NSString).appendingPathComponent("lock.mdb"))
     }

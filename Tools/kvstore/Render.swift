@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KVStore
+import KVStoreTemplates
 
 /// `kvstore render PATH REF TEMPLATE`: a record's values put into a text template.
 struct RenderCommand: ParsableCommand {

@@ -52,7 +52,7 @@ struct ReplayCommand: ParsableCommand {
             let source = try StoreAccess.openForReading(storePath.path)
             try source.checkReplayable()
             try StorePath.refuseDanglingLink(into)
-            guard StoreAccess.isAbsentOrEmptyDirectory(into) else {
+            guard StoreDirectory.isEmpty(atPath: into) else {
                 throw CommandError("\(into): not empty; replay builds a new store (nothing there, or an empty directory)")
             }
             let newStore = NewStore(at: into)

@@ -48,7 +48,7 @@ struct SetCommand: ParsableCommand {
                     ? "\(ref): no such record (setting null creates nothing)"
                     : "\(ref): no such record; set creates a record only for a single key, not for the key path '\(keyPath)'")
             let createsRecord = singleKey != nil && !value.isNull
-            if !createsRecord && StoreAccess.isAbsentOrEmptyDirectory(storePath.path) { throw missingRecord }
+            if !createsRecord && StoreDirectory.isEmpty(atPath: storePath.path) { throw missingRecord }
             let store = try StoreAccess.openCreating(storePath.path)
             try store.write { txn in
                 if try txn.contains(ref) {

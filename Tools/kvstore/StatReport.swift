@@ -1,4 +1,5 @@
 import KVStore
+import KVStoreTemplates
 
 /// What `kvstore stat` prints, as sections of labelled rows (table) or one typed JSON object
 /// (json). Each section gives both forms, so the two never disagree.

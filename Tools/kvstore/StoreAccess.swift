@@ -29,7 +29,7 @@ enum StoreAccess {
     static func openCreating(_ path: String, mapSize: Int? = nil) throws(StoreError) -> Store {
         var options = Store.Options()
         if let mapSize { options.mapSize = max(options.mapSize, mapSize) }
-        options.createIfMissing = isAbsentOrEmptyDirectory(path)
+        options.createIfMissing = StoreDirectory.isEmpty(atPath: path)
         return try open(path, options)
     }
 
@@ -41,16 +41,5 @@ enum StoreAccess {
         let store = try Store(path: path, options: options)
         opened.insert(path)
         return store
-    }
-
-    /// True when nothing is at `path` (not even a dangling symbolic link), or a directory without
-    /// a store or any other file in it (see `StoreCreation.isVacant`).
-    static func isAbsentOrEmptyDirectory(_ path: String) -> Bool {
-        StoreCreation.isVacant(path)
-    }
-
-    /// True when `path` is a directory with a store's data file in it.
-    static func holdsStore(_ path: String) -> Bool {
-        FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("data.mdb"))
     }
 }

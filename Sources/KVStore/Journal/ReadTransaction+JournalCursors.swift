@@ -48,7 +48,7 @@ extension ReadTransaction {
 
     /// The cursor of the consumer `name`, or nil when no such consumer is registered.
     func consumerCursor(_ name: String) throws -> UInt64? {
-        StoreLayout.uint64(from: try transaction.get(StoreLayout.MetaKey.consumer(name), in: databases.meta))
+        try transaction.uint64(forKey: StoreLayout.MetaKey.consumer(name), in: databases.meta)
     }
 
     /// The cursor of the consumer `name`.

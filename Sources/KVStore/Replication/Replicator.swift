@@ -177,7 +177,7 @@ public final class Replicator: Sendable {
     /// snapshot when new and the options or the source's truncated journal ask for it.
     private func openReplica(_ status: inout Status) throws -> Store {
         var options = self.options.replicaOptions
-        guard Self.isAbsentOrEmpty(replicaPath) else {
+        guard StoreDirectory.isEmpty(atPath: replicaPath) else {
             // An existing store, or something that is not one (refused by opening).
             options.createIfMissing = false
             return try Store(path: replicaPath, options: options)
@@ -207,12 +207,6 @@ public final class Replicator: Sendable {
         status.reseeds += 1
         status.replica = replica.id
         return replica
-    }
-
-    /// True when nothing is at `path`, or a directory without a store (see
-    /// ``StoreCreation/isVacant(_:)``): a replica made there is new.
-    package static func isAbsentOrEmpty(_ path: String) -> Bool {
-        StoreCreation.isVacant(path)
     }
 
     private var sameStore: JournalApplyError {

@@ -87,7 +87,7 @@ extension Store {
     /// Checks `path` may be replaced by a replica of `source`: nothing there, an empty
     /// directory, or a replica of `source`.
     private static func checkReplaceable(_ path: String, by source: UUID, options: Store.Options) throws {
-        guard !StoreCreation.isVacant(path) else { return }
+        guard !StoreDirectory.isEmpty(atPath: path) else { return }
         var options = options
         options.createIfMissing = false
         let role: ReplicationRole

@@ -33,22 +33,6 @@ package enum StoreCreation {
     /// The ids of the stores this process created, for ``removeCreated(at:keepingLockFile:)``.
     private static let created = Mutex<Set<UUID>>([])
 
-    /// Whether the directory at `path` may receive a new store: nothing is there (not even a
-    /// dangling symbolic link), or a directory (or a link to one) holding no entries but creations'
-    /// hidden directories and an empty `lock.mdb`.
-    package static func isVacant(_ path: String) -> Bool {
-        var status = stat()
-        if lstat(path, &status) != 0 { return errno == ENOENT }
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return false }
-        return names.allSatisfy { name in
-            if name.hasPrefix(prefix) { return true }
-            var file = stat()
-            return name == "lock.mdb" && lstat((path as NSString).appendingPathComponent(name), &file) == 0
-                && file.st_mode & S_IFMT == S_IFREG && file.st_size == 0
-        }
-    }
-
     /// Creates a store in the directory `path`, which holds no `data.mdb`: builds it beside, then
     /// links its data file in. When another process links one first, its store is kept and
     /// nothing is created here.

@@ -6,25 +6,13 @@ import LMDB
 /// Named databases:
 /// - `records`: key `kind 0x00 id` (UTF-8), value a ``RecordCodec`` encoding of the record's dictionary;
 /// - `journal`: key the entry's sequence as a big-endian UInt64, value a ``JournalCodec`` encoding;
-/// - `meta`: UTF-8 string keys: `format` (UInt32 LE), `store-id` (16 bytes), `created` (Float64 LE
-///   seconds since 1970), `last-sequence` and `last-commit` (UInt64 LE), and `count/<kind>`
-///   (UInt64 LE: records of that kind).
+/// - `meta`: UTF-8 string keys, every one of them in ``StoreLayout/MetaKey`` with its value.
 enum StoreLayout {
     static let formatVersion: UInt32 = 1
 
     static let records = "records"
     static let journal = "journal"
     static let meta = "meta"
-
-    enum MetaKey {
-        static let format = Array("format".utf8)
-        static let storeID = Array("store-id".utf8)
-        static let created = Array("created".utf8)
-        static let lastSequence = Array("last-sequence".utf8)
-        static let lastCommit = Array("last-commit".utf8)
-        static let countPrefix = Array("count/".utf8)
-        static func count(_ kind: String) -> [UInt8] { countPrefix + Array(kind.utf8) }
-    }
 
     /// The records-database key of `ref`.
     static func recordKey(_ ref: RecordRef) -> [UInt8] {
@@ -66,6 +54,14 @@ enum StoreLayout {
     static func uint32(from bytes: UnsafeRawBufferPointer?) -> UInt32? {
         guard let bytes, bytes.count == 4 else { return nil }
         return UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))
+    }
+}
+
+extension LMDB.Transaction {
+    /// The `UInt64 LE` stored under `key` in `db` (a `meta` counter), or nil when there is none or
+    /// it is not 8 bytes.
+    func uint64(forKey key: [UInt8], in db: Database) throws -> UInt64? {
+        try withValue(forKey: key, in: db) { StoreLayout.uint64(from: $0) }
     }
 }
 

@@ -128,7 +128,7 @@ enum StoreOpening {
     }
 
     private static func checkMeta(_ txn: LMDB.Transaction, _ meta: Database, path: String) throws -> UUID {
-        guard let format = StoreLayout.uint32(from: try txn.get(StoreLayout.MetaKey.format, in: meta)) else {
+        guard let format = try txn.withValue(forKey: StoreLayout.MetaKey.format, in: meta, StoreLayout.uint32(from:)) else {
             throw StoreError(.notAStore, "not a kvstore store (no format version in its metadata)", path: path)
         }
         if format > StoreLayout.formatVersion {
@@ -137,10 +137,9 @@ enum StoreOpening {
                 "the store has format \(format), newer than this kvstore reads (\(StoreLayout.formatVersion)); use a newer kvstore",
                 path: path)
         }
-        guard let raw = try txn.get(StoreLayout.MetaKey.storeID, in: meta), raw.count == 16 else {
+        guard let b = try txn.value(forKey: StoreLayout.MetaKey.storeID, in: meta), b.count == 16 else {
             throw StoreError(.corrupt, "the store's metadata has no valid store id", path: path)
         }
-        let b = Array(raw)
         return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }
 }

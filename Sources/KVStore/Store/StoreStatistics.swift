@@ -72,7 +72,7 @@ extension Store {
         let environmentStatistics = environment.statistics(), readers = environment.readerList()
         return try read { txn in
             let meta = txn.transaction
-            let created = StoreLayout.uint64(from: try meta.get(StoreLayout.MetaKey.created, in: databases.meta))
+            let created = try meta.uint64(forKey: StoreLayout.MetaKey.created, in: databases.meta)
                 .map { Date(timeIntervalSince1970: Double(bitPattern: $0)) }
             var databaseStatistics: [String: StoreStatistics.DatabaseStatistics] = [:]
             for database in [databases.records, databases.journal, databases.meta] {
@@ -80,14 +80,14 @@ extension Store {
             }
             return StoreStatistics(
                 path: path, storeID: id,
-                formatVersion: StoreLayout.uint32(from: try meta.get(StoreLayout.MetaKey.format, in: databases.meta)) ?? 0,
+                formatVersion: try meta.withValue(forKey: StoreLayout.MetaKey.format, in: databases.meta, StoreLayout.uint32(from:)) ?? 0,
                 created: created, durability: options.durability, fileSize: fileSize,
                 environment: environmentStatistics, databases: databaseStatistics,
                 readers: readers, kinds: try txn.kinds(),
                 journal: .init(
                     first: try txn.firstSequence(), last: try txn.lastSequence(),
                     entries: databaseStatistics[StoreLayout.journal]?.entries ?? 0,
-                    lastCommit: StoreLayout.uint64(from: try meta.get(StoreLayout.MetaKey.lastCommit, in: databases.meta)) ?? 0),
+                    lastCommit: try meta.uint64(forKey: StoreLayout.MetaKey.lastCommit, in: databases.meta) ?? 0),
                 consumers: try txn.consumers(), replicationCheckpoints: try txn.replicationCheckpoints(),
                 role: try txn.replicationRole(), replicationSources: try txn.replicationSources())
         }

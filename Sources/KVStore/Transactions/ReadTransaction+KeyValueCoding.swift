@@ -11,8 +11,10 @@ extension ReadTransaction {
     /// ```
     /// - Throws: ``KeyValueCodingError`` (`recordNotFound`, `undefinedKey`), or what the hook throws.
     public func value(forKey key: String, of ref: RecordRef) throws -> Value? {
-        guard let record = try recordBytes(ref) else { throw KeyValueCodingError.recordNotFound(ref) }
-        return try value(forKey: key, of: ref, record: record)
+        try withRecordBytes(ref) { record in
+            guard let record else { throw KeyValueCodingError.recordNotFound(ref) }
+            return try value(forKey: key, of: ref, record: record)
+        }
     }
 
     /// ``value(forKey:of:)`` of a record whose stored encoding the caller has already read (a

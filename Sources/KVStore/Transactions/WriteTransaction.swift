@@ -76,7 +76,7 @@ public final class WriteTransaction: ReadTransaction {
     func nextJournalPosition() throws -> (sequence: UInt64, commit: UInt64) {
         if sequenceState == nil { try checkLocalWriteAllowed() }
         var state = try sequenceState ?? (
-            commit: (StoreLayout.uint64(from: transaction.get(StoreLayout.MetaKey.lastCommit, in: databases.meta)) ?? 0) + 1,
+            commit: (transaction.uint64(forKey: StoreLayout.MetaKey.lastCommit, in: databases.meta) ?? 0) + 1,
             last: try lastSequence())
         state.last += 1
         sequenceState = state
@@ -221,18 +221,19 @@ public final class WriteTransaction: ReadTransaction {
     ) throws -> Value? {
         if let value { try checkNesting(of: value, outerLevels: 1, keyPath: key, ref: ref) }
         let recordKey = StoreLayout.recordKey(ref)
-        guard let bytes = try transaction.get(recordKey, in: databases.records) else {
-            throw KeyValueCodingError.recordNotFound(ref)
-        }
-        let patched: (record: [UInt8], old: Value?)
-        do {
-            patched = try RecordCodec.replacing(key, with: value, in: bytes)
-        } catch {
-            throw StoreError(.corrupt, "record \(ref) is corrupt: \(error)", path: store.path)
-        }
-        // A record already past the limit (written before it) may still shrink.
-        if patched.record.count > KeyValueCodingError.maximumRecordSize && patched.record.count > bytes.count {
-            throw KeyValueCodingError.recordTooLarge(size: patched.record.count, keyPath: key, ref: ref)
+        let patched = try transaction.withValue(forKey: recordKey, in: databases.records) { bytes in
+            guard let bytes else { throw KeyValueCodingError.recordNotFound(ref) }
+            let patched: (record: [UInt8], old: Value?)
+            do {
+                patched = try RecordCodec.replacing(key, with: value, in: bytes)
+            } catch {
+                throw StoreError(.corrupt, "record \(ref) is corrupt: \(error)", path: store.path)
+            }
+            // A record already past the limit (written before it) may still shrink.
+            if patched.record.count > KeyValueCodingError.maximumRecordSize && patched.record.count > bytes.count {
+                throw KeyValueCodingError.recordTooLarge(size: patched.record.count, keyPath: key, ref: ref)
+            }
+            return patched
         }
         if try shouldWrite(patched.old) { try transaction.put(recordKey, patched.record, in: databases.records) }
         return patched.old

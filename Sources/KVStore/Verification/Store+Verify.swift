@@ -143,7 +143,7 @@ extension Store {
     private func checkJournal(_ txn: ReadTransaction, into report: inout VerificationReport, progress: ((Int) -> Void)?) throws -> Bool {
         let before = report.findings.count + report.unlisted
         report.lastSequence = try txn.lastSequence()
-        let lastCommit = StoreLayout.uint64(from: try txn.transaction.get(StoreLayout.MetaKey.lastCommit, in: databases.meta)) ?? 0
+        let lastCommit = try txn.transaction.uint64(forKey: StoreLayout.MetaKey.lastCommit, in: databases.meta) ?? 0
         var previous: (sequence: UInt64, commit: UInt64)?
         try txn.transaction.scan(databases.journal) { key, value in
             progress?(1)

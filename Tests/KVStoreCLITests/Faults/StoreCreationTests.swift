@@ -19,7 +19,7 @@ import TestSupport
         let store = fs.path("store")
         let filler = fs.fill()
         try dir.fail(["set", store, "person/ada", "name", #""Ada""#], says: "\(store): no space left on the device")
-        #expect(StoreCreation.isVacant(store))
+        #expect(StoreDirectory.isEmpty(atPath: store))
         #expect((try? FileManager.default.contentsOfDirectory(atPath: store)) ?? [] == [], "nothing is left in the store's directory")
         try fs.release(filler)
         try dir.succeed("set", store, "person/ada", "name", #""Ada""#)
@@ -52,7 +52,7 @@ import TestSupport
         let descriptor = open(building, O_RDONLY)
         defer { close(descriptor) }
         #expect(flock(descriptor, LOCK_EX) == 0)
-        #expect(StoreCreation.isVacant(store))
+        #expect(StoreDirectory.isEmpty(atPath: store))
         try dir.succeed("set", store, "person/ada", "name", #""Ada""#)
         #expect(!FileManager.default.fileExists(atPath: killed))
         #expect(FileManager.default.fileExists(atPath: building))

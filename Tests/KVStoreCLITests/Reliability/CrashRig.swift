@@ -104,7 +104,7 @@ final class CrashRig {
     }
 
     /// At the end of a workload: every kill hit a process mid-work; prints the count for
-    /// `Scripts/reliability crash-long`'s summary (`crash: WORKLOAD: N kills survived`).
+    /// `Tools/Scripts/reliability crash-long`'s summary (`crash: WORKLOAD: N kills survived`).
     func finish(sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(kills == schedule.kills, "\(schedule)", sourceLocation: sourceLocation)
         print("crash: \(schedule.workload): \(kills) kills survived (KVSTORE_CRASH_SEED=\(schedule.seed))")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How many kills a crash test makes and when: `KVSTORE_CRASH_KILLS` (default 3; the long mode,
-/// `Scripts/reliability crash-long`, sets 100 or more) kills per workload, at delays drawn from a
+/// `Tools/Scripts/reliability crash-long`, sets 100 or more) kills per workload, at delays drawn from a
 /// generator seeded by `KVSTORE_CRASH_SEED` (default: a random seed). ``description`` names the
 /// seed, so a failure message tells how to make the same delays again.
 ///

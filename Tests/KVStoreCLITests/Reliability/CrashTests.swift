@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Writers killed with SIGKILL at random moments while they write, a few times per workload
-/// (`KVSTORE_CRASH_KILLS=N` for more: `Scripts/reliability crash-long`). After every kill the
+/// (`KVSTORE_CRASH_KILLS=N` for more: `Tools/Scripts/reliability crash-long`). After every kill the
 /// store opens, `verify` passes, the journal audit finds journal and records in exact agreement,
 /// every acknowledged commit is there and each commit is whole; a killed replica resumes
 /// without loss or duplicates. Each kill hits a process that had acknowledged a commit of its

@@ -4,7 +4,7 @@ import TestSupport
 @testable import KVStore
 
 /// Threads and Swift tasks reading and writing one store at once, with observers attached (run
-/// under the sanitizers by `Scripts/reliability tsan|asan`). The invariants hold however the
+/// under the sanitizers by `Tools/Scripts/reliability tsan|asan`). The invariants hold however the
 /// store serialises or coalesces its writers: no lost update for a counter incremented inside
 /// `write` (read-modify-write), every snapshot consistent, the journal contiguous with commit
 /// ids increasing, observers seeing every change once in commit order, `verify` healthy.

@@ -135,7 +135,7 @@ import LMDB
         kindToken.cancel()
         for record in ["note/7", "note/8", "person/ada", "person/bob"].map(ref) {
             let bytes = { (store: Store) in
-                try store.read { try $0.transaction.get(StoreLayout.recordKey(record), in: store.databases.records).map { Array($0) } }
+                try store.read { try $0.transaction.value(forKey: StoreLayout.recordKey(record), in: store.databases.records) }
             }
             #expect(try bytes(replica) == bytes(source.store))
         }

@@ -115,7 +115,7 @@ struct Figures {
     private func dump(_ path: String) throws -> Figure {
         let name = "dump of \(config.bigRecords) records (release kvstore dump), peak RSS"
         guard let binary = KVStoreBinary.locate(config.kvstoreBinary) else {
-            log("no release kvstore binary: build it with `swift build -c release --product kvstore` or run Scripts/bench")
+            log("no release kvstore binary: build it with `swift build -c release --product kvstore` or run Tools/Scripts/bench")
             return Figure(number: firstNumber + 2, name: name, durability: "", result: "skipped: no release kvstore binary",
                                target: "< 64 MiB", met: nil, figures: [:])
         }

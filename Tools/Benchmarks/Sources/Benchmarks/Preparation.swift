@@ -1,4 +1,4 @@
-import CLMDB
+import CRawLMDB
 import Foundation
 import KVStore
 

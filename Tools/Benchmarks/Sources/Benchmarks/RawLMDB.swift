@@ -1,4 +1,4 @@
-import CLMDB
+import CRawLMDB
 import Foundation
 
 /// A failed LMDB C call in the raw baseline.

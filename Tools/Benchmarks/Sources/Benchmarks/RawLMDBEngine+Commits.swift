@@ -1,4 +1,4 @@
-import CLMDB
+import CRawLMDB
 import KVStore
 
 /// The raw baseline of the whole-record, scan, aggregate and small-commit scenarios.

@@ -1,4 +1,4 @@
-import CLMDB
+import CRawLMDB
 
 /// The baseline: the same scenarios written directly against LMDB's C API, on a copy of the bytes
 /// kvstore stored (records and journal), doing the same LMDB work kvstore must do at the least:

@@ -79,7 +79,7 @@ extension Scenario {
     /// The scenarios, in the order they run: reads first, then writes (which change the data).
     /// Raw LMDB reads bytes without decoding them, so only kvstore's and GRDB's checksums are
     /// compared, except for the sum, which all three compute.
-    static func all(_ e: Engines) -> [Scenario] {
+    static func all(_ e: Engines, groupCommit: GroupCommitBench) -> [Scenario] {
         let (k, r, g) = (e.kvstore, e.raw, e.grdb)
         return [
             Scenario(name: "get 1 key, 1 read txn each, random", operations: { $0.readOrder.count },
@@ -100,6 +100,8 @@ extension Scenario {
                      runs: e.runs(k.singleCommits, r.singleCommits, g.singleCommits)),
             Scenario("1 set per commit, 8 writer threads", .full, e, operations: { $0.commits },
                      runs: e.runs(k.concurrentCommits, r.concurrentCommits, g.concurrentCommits)),
+            // 9b: the same commits with group commit on and off, each in a small store of its own.
+            groupCommit.scenario(),
             Scenario("1 set per commit, 8 writer threads", .noMetaSync, e, operations: { $0.commits },
                      runs: e.runs(k.concurrentCommits, r.concurrentCommits, g.concurrentCommits)),
             Scenario("insert + journal, 1k per txn, new ids", .full, e, operations: { $0.insertRange.count },

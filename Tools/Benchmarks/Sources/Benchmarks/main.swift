@@ -44,7 +44,9 @@ func measure(_ config: Configuration, root: String) throws -> Report {
     if config.scenarioFilter?.contains(where: { $0 <= Scenario.numberedCount }) ?? true {
         let (engines, data) = try Preparation.prepare(config, root: root, log: log)
         log("prepared in \(ContinuousClock.now - start); running \(config.rounds) rounds per scenario")
-        let scenarios = Scenario.all(engines) + (try ObservationBench.scenarios(near: engines.kvstore, config: config))
+        let groupCommit = try GroupCommitBench(near: engines.kvstore, config: config)
+        let scenarios = Scenario.all(engines, groupCommit: groupCommit)
+            + (try ObservationBench.scenarios(near: engines.kvstore, config: config))
         let numbered = scenarios.filter { !$0.isCompanion }.count
         precondition(numbered == Scenario.numberedCount, "Scenario.numberedCount is \(Scenario.numberedCount), not \(numbered)")
         (results, checksum) = try Runner(config: config, log: log).run(scenarios)

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 import KVStore
+import KVStoreTemplates
 
 // The template parser (`Template`, `kvstore render`) on any text, and rendering what parses against
 // a small record. Checks: no trap; a parse failure is a `TemplateError` (typed throws) with a

@@ -1,0 +1,78 @@
+import Foundation
+
+extension StoreLayout {
+    /// Every key of the `meta` database, and what its value holds: with ``StoreLayout`` (the
+    /// named databases and the keys of `records` and `journal`), the store's on-disk format.
+    ///
+    /// Keys are UTF-8 text; a key ending in `/` is a prefix, followed by a name, a source store's
+    /// id (a UUID in lowercase text) or a record's key. Numbers are little-endian: `UInt64 LE` is
+    /// 8 bytes (``StoreLayout/uint64(_:)``), and a time is a `Float64` of seconds since 1970
+    /// stored as the `UInt64 LE` of its bit pattern. A key that is absent reads as noted.
+    enum MetaKey {
+        // MARK: The store
+
+        /// `format`: the format version the store was written in (``StoreLayout/formatVersion``),
+        /// `UInt32 LE`. Written at creation; a store whose format is newer is refused.
+        static let format = Array("format".utf8)
+
+        /// `store-id`: the store's id, the 16 bytes of its UUID. Written at creation; a replica
+        /// seeded from a snapshot takes an id of its own.
+        static let storeID = Array("store-id".utf8)
+
+        /// `created`: when the store was created (a seeded replica: when it was seeded), a time.
+        static let created = Array("created".utf8)
+
+        // MARK: The journal and the records
+
+        /// `last-sequence`: the sequence of the newest journal entry ever written, `UInt64 LE`
+        /// (absent: 0). Truncating the journal leaves it.
+        static let lastSequence = Array("last-sequence".utf8)
+
+        /// `last-commit`: the commit id of the last commit that journaled anything, `UInt64 LE`
+        /// (absent: 0); the next such commit takes the one after.
+        static let lastCommit = Array("last-commit".utf8)
+
+        /// `count/<kind>`: the number of records of that kind, `UInt64 LE`; removed when it
+        /// drops to 0. Saved once per commit.
+        static let countPrefix = Array("count/".utf8)
+        static func count(_ kind: String) -> [UInt8] { countPrefix + Array(kind.utf8) }
+
+        /// `consumer/<name>`: a durable journal consumer (``JournalConsumer``), its cursor as
+        /// `UInt64 LE`: the last journal sequence it has processed.
+        static let consumerPrefix = Array("consumer/".utf8)
+        static func consumer(_ name: String) -> [UInt8] { consumerPrefix + Array(name.utf8) }
+
+        // MARK: Replication
+
+        /// `replica/<source store id>`: the replication checkpoint of that source, the last of its
+        /// sequences applied here, `UInt64 LE` (absent: 0). Written in the same transaction as the
+        /// changes it accounts for, so applying is exactly-once.
+        static let checkpointPrefix = Array("replica/".utf8)
+        static func checkpoint(_ source: UUID) -> [UInt8] { checkpointPrefix + Array(source.lowercasedText.utf8) }
+
+        /// `source-last/<source store id>`: that source's last sequence when last heard of,
+        /// `UInt64 LE`; written in the same transaction as its checkpoint, never below it.
+        static let sourceLastPrefix = Array("source-last/".utf8)
+        static func sourceLast(_ source: UUID) -> [UInt8] { sourceLastPrefix + Array(source.lowercasedText.utf8) }
+
+        /// `replica-of`: the store id (lowercase UUID text) of the source this store is a replica
+        /// of, written with the first batch applied from it or when seeded from its snapshot
+        /// (absent: a primary store). See ``ReplicationRole``.
+        static let replicaOf = Array("replica-of".utf8)
+
+        /// `promoted`: when the replica was promoted, a time (absent: not promoted). A promoted
+        /// store takes local writes again; `replica-of` stays, as history.
+        static let promoted = Array("promoted".utf8)
+
+        // MARK: Modification times
+
+        /// `stamps/<record key>` (the record's key in `records`: `kind` 0x00 `id`): when each key
+        /// of a record of a kind that tracks them (``Kind/tracksModificationTimes``) last changed,
+        /// and where: a ``RecordCodec`` dictionary from each key to `[date, origin]`, the origin
+        /// store's id as lowercase UUID text (see `StampCodec`). A key the record does not hold is
+        /// a tombstone. Written in the same transaction as the change, removed with the record;
+        /// stores without any open as before.
+        static let stampsPrefix = Array("stamps/".utf8)
+        static func stamps(_ ref: RecordRef) -> [UInt8] { stampsPrefix + StoreLayout.recordKey(ref) }
+    }
+}
