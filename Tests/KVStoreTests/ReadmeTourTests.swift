@@ -50,18 +50,24 @@ import TestSupport
 @Test func readmeHoldsTheTestedTour() throws {
     let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
     let readme = try readmeText()
-    #expect(readmeSection("TOUR", of: readme) == readmeSection("TOUR", of: test))
+    #expect(documentedSection("README-TOUR", of: readme) == documentedSection("README-TOUR", of: test))
 }
 
-/// The lines between `README-<name>-BEGIN` and `README-<name>-END` in `text`, trimmed.
-func readmeSection(_ name: String, of text: String) -> String {
+/// The lines between `<marker>-BEGIN` and `<marker>-END` in `text`, trimmed: a piece of code
+/// that a document shows and a test runs.
+func documentedSection(_ marker: String, of text: String) -> String {
     let lines = text.components(separatedBy: "\n")
-    guard let begin = lines.firstIndex(where: { $0.contains("README-\(name)-BEGIN") }),
-          let end = lines.firstIndex(where: { $0.contains("README-\(name)-END") }) else { return "<missing>" }
+    guard let begin = lines.firstIndex(where: { $0.contains("\(marker)-BEGIN") }),
+          let end = lines.firstIndex(where: { $0.contains("\(marker)-END") }) else { return "<missing>" }
     return lines[(begin + 1)..<end].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
 }
 
 /// The README's text, next to the package.
 func readmeText() throws -> String {
-    try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    try packageText("README.md")
+}
+
+/// The text of the package's file at `relativePath`, e.g. an article of the DocC catalog.
+func packageText(_ relativePath: String) throws -> String {
+    try String(contentsOf: packageRoot.appendingPathComponent(relativePath), encoding: .utf8)
 }

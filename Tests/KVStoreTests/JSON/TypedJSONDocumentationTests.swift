@@ -1,9 +1,9 @@
 import Foundation
 import KVStore
 import Testing
-import TestSupport
 
-/// Where typed JSON is documented — the README's typed JSON text and ``TypedJSON``'s doc comment —
+/// Where typed JSON is documented — the storage format article, the command line's reference and
+/// ``TypedJSON``'s doc comment —
 /// every form `$date` reads is stated, with examples that read as they say: the numeric form
 /// (seconds since 2001-01-01T00:00:00Z) was accepted but documented nowhere.
 @Suite struct TypedJSONDocumentationTests {
@@ -16,9 +16,8 @@ import TestSupport
 
     static var sources: [(name: String, text: String)] {
         get throws {
-            let root = packageRoot
-            return try ["README.md", "Sources/KVStore/JSON/TypedJSON.swift"].map {
-                ($0, try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8))
+            try ["Sources/KVStore/KVStore.docc/StorageFormat.md", "Tools/kvstore/README.md", "Sources/KVStore/JSON/TypedJSON.swift"].map {
+                ($0, try packageText($0))
             }
         }
     }

@@ -3,12 +3,12 @@ import Testing
 import TestSupport
 import KVStore
 
-/// The README's "Observation" section, verbatim between the markers, so that it keeps compiling
-/// and working.
+/// The Observation article's complete example, verbatim between the markers, so that it keeps
+/// compiling and working.
 @Test func readmeObservationSection() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("store")
-    // README-OBSERVATION-BEGIN
+    // EXAMPLE-OBSERVATION-BEGIN
     let store = try Store(path: path)
     let ada = try RecordRef("person/ada"), invoice = try RecordRef("invoice/1")
     try store.insert(["name": "Ada"], as: ada)
@@ -47,12 +47,12 @@ import KVStore
     try store.from(ada, "name").map { "Dear \($0?.stringValue ?? "reader")" }.to(title, \.value)
     try store.setValue("Ada", forKey: "name", of: ada)
     #expect(title.value == "Dear Ada")
-    // README-OBSERVATION-END
+    // EXAMPLE-OBSERVATION-END
     invoices.cancel()
 }
 
-/// The README must hold the same section as the test above.
+/// The Observation article must hold the same example as the test above.
 @Test func readmeHoldsTheTestedObservationSection() throws {
     let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-    #expect(readmeSection("OBSERVATION", of: try readmeText()) == readmeSection("OBSERVATION", of: test))
+    #expect(documentedSection("EXAMPLE-OBSERVATION", of: try packageText("Sources/KVStore/KVStore.docc/Observation.md")) == documentedSection("EXAMPLE-OBSERVATION", of: test))
 }

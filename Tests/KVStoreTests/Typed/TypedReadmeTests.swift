@@ -3,12 +3,12 @@ import Testing
 import TestSupport
 import KVStore
 
-/// The README's "Typed API" section, verbatim between the markers, so that it keeps compiling
-/// and working.
+/// The Typed models article's complete example, verbatim between the markers, so that it keeps
+/// compiling and working.
 @Test func readmeTypedSection() throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("store")
-    // README-TYPED-BEGIN
+    // EXAMPLE-TYPED-BEGIN
     struct Contact: StoredModel {
         static var kind: String { "contact" }
         var id: String
@@ -52,11 +52,11 @@ import KVStore
     try store.insert(["title": "Draft", "body": "…"], as: note)
     let remote = StampedRecord(values: ["title": "Final"], time: Date().addingTimeInterval(60), origin: UUID())
     #expect(try store.merge(note, from: remote) == ["title": ValueChange(old: "Draft", new: "Final")])
-    // README-TYPED-END
+    // EXAMPLE-TYPED-END
 }
 
-/// The README must hold the same section as the test above.
+/// The Typed models article must hold the same example as the test above.
 @Test func readmeHoldsTheTestedTypedSection() throws {
     let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-    #expect(readmeSection("TYPED", of: try readmeText()) == readmeSection("TYPED", of: test))
+    #expect(documentedSection("EXAMPLE-TYPED", of: try packageText("Sources/KVStore/KVStore.docc/TypedModels.md")) == documentedSection("EXAMPLE-TYPED", of: test))
 }
