@@ -15,7 +15,7 @@ extension BadInputMatrixTests {
     /// temporary directory's file system fills up during the copy, the command fails in one line
     /// naming that file system, and loads or applies nothing — never a part of the input with
     /// status 0, nor a complaint about the input itself.
-    @Test(.enabled(if: ScratchFileSystem.isAvailable, Comment(rawValue: ScratchFileSystem.unavailableReason)))
+    @Test(.tags(.root), .enabled(if: ScratchFileSystem.isAvailable, Comment(rawValue: ScratchFileSystem.unavailableReason)))
     func aFullTemporaryDirectoryFailsReadingStandardInputInOneLine() throws {
         let dir = try TestDirectory()
         let fs = try ScratchFileSystem(size: 512 << 10)
@@ -49,7 +49,7 @@ extension BadInputMatrixTests {
     /// `replicate --snapshot` writes a snapshot of the source beside the replica, then copies it
     /// into the replica: when the replica's file system fills up at either step, the error names
     /// that file system (not the source), in one line, and leaves nothing behind.
-    @Test(.enabled(if: ScratchFileSystem.isAvailable, Comment(rawValue: ScratchFileSystem.unavailableReason)))
+    @Test(.tags(.root, .network), .enabled(if: ScratchFileSystem.isAvailable, Comment(rawValue: ScratchFileSystem.unavailableReason)))
     func aFullDiskWhileSeedingAReplicaNamesTheReplicasFileSystem() throws {
         let dir = try TestDirectory()
         let source = dir.path("source")
@@ -144,7 +144,7 @@ extension BadInputMatrixTests {
     /// committed fails in one line saying how far the replica got (its checkpoint, as `stat`
     /// shows it) and that running the command again continues — not "nothing was written". One
     /// that fills before any batch says nothing was written, and the new replica is removed.
-    @Test(.enabled(if: ScratchFileSystem.isAvailable, Comment(rawValue: ScratchFileSystem.unavailableReason)))
+    @Test(.tags(.root), .enabled(if: ScratchFileSystem.isAvailable, Comment(rawValue: ScratchFileSystem.unavailableReason)))
     func aDiskFillingDuringReplicationSaysWhatWasCommitted() throws {
         let dir = try TestDirectory()
         let source = dir.path("source")

@@ -2,13 +2,14 @@ import Foundation
 import KVStore
 import LMDB
 import Testing
+import TestSupport
 
 /// The bad-input matrix: every command that reads a store, given one that is damaged or not a
 /// store at all — and the inputs users get wrong, beyond ``ErrorTests`` and ``NewUserErrorTests``.
 /// Each case: exactly one line on standard error starting `kvstore: ` and naming the problem, a
 /// non-zero exit (1; 2 for `verify` and `diff`, whose 1 means findings), nothing on standard
 /// output, and every file involved byte for byte as it was.
-@Suite struct BadInputMatrixTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct BadInputMatrixTests {
     /// A store directory that is not a usable store, and the words every command must use for it.
     enum Damage: String, CaseIterable, Sendable {
         case garbage, truncated, newerFormat, foreignLMDB, emptyDataFile, emptyEnvironment

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `demo` and `--help`.
-@Suite struct DemoAndHelpTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct DemoAndHelpTests {
     @Test func demoNarratesAndLeavesAStoreToInspect() throws {
         let dir = try TestDirectory()
         let store = dir.path("sample")

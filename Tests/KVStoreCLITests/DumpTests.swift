@@ -1,8 +1,9 @@
 import KVStore
 import Testing
+import TestSupport
 
 /// `dump` in its three formats, with and without `--kind`.
-@Suite struct DumpTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct DumpTests {
     let dir: TestDirectory
     let store: String
 

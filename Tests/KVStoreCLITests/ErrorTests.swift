@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Every error: one line on standard error starting `kvstore: `, exit status 1, nothing on
 /// standard output, and the store as it was.
-@Suite struct ErrorTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct ErrorTests {
     /// A command that fails, and a part of the message it must print.
     struct Case: CustomTestStringConvertible, Sendable {
         let arguments: [String]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 extension TestDirectory {
     /// Runs `kvstore arguments…` with standard output on `/dev/full` (every write fails with
@@ -24,7 +25,7 @@ extension TestDirectory {
 
 /// Output that cannot be written (a full disk) is an error naming it, never a cut-short file and
 /// exit 0.
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+@Suite(.tags(.subprocess), .skippedByTag, .enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
 struct FullDiskOutputTests {
     @Test(arguments: [
         ["dump", "STORE"], ["dump", "STORE", "--format", "table"], ["get", "STORE", "person/ada"],

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `get`, `set` and `rm` end to end.
-@Suite struct GetSetRemoveTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct GetSetRemoveTests {
     let dir: TestDirectory
     let store: String
 

@@ -1,10 +1,11 @@
 import Foundation
 import LMDB
 import Testing
+import TestSupport
 @testable import KVStore
 
 /// `journal export` and `journal apply`, end to end through the executable.
-@Suite struct JournalExportApplyTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct JournalExportApplyTests {
     let dir: TestDirectory
     let a: String
 

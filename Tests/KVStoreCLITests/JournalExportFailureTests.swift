@@ -5,7 +5,7 @@ import TestSupport
 
 /// `journal export --follow` truncated past while it follows: the stream ends with the error
 /// frame, and the command exits non-zero with one line.
-@Suite struct JournalExportFailureTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct JournalExportFailureTests {
     @Test func aFollowExportTruncatedPastEndsItsStreamWithTheErrorFrameAndFails() throws {
         let dir = try TestDirectory()
         let a = dir.path("a")

@@ -4,7 +4,7 @@ import TestSupport
 @testable import KVStore
 
 /// `journal export --follow`: an open-ended stream that keeps up with new commits.
-@Suite struct JournalExportFollowTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct JournalExportFollowTests {
     let dir: TestDirectory
     let a: String
 
@@ -69,7 +69,7 @@ import TestSupport
         #expect(try dir.succeed("verify", b).stdout.hasPrefix("healthy"))
     }
 
-    @Test func applyReadingAFollowExportThatIsKilledKeepsTheCommitsItApplied() throws {
+    @Test(.tags(.crash)) func applyReadingAFollowExportThatIsKilledKeepsTheCommitsItApplied() throws {
         let b = dir.path("b")
         let export = try BackgroundCommand(["journal", "export", a, "--follow"], in: dir, readingOutput: false)
         let apply = try BackgroundCommand(["journal", "apply", b], in: dir, input: export.standardOutput)
@@ -85,7 +85,7 @@ import TestSupport
         #expect(again.lines == ["applied 0 entries, skipped 0; source \(try dir.withStore("a") { $0.id.uuidString.lowercased() }) applied through \(last)"])
     }
 
-    @Test func aLiveApplyCutBeforeItsFirstCommitLeavesNoNewStoreBehind() throws {
+    @Test(.tags(.crash)) func aLiveApplyCutBeforeItsFirstCommitLeavesNoNewStoreBehind() throws {
         try dir.withStore("quiet") { _ in }   // a source with nothing journaled: the export sends its header only
         let export = try BackgroundCommand(["journal", "export", dir.path("quiet"), "--follow"], in: dir, readingOutput: false)
         let apply = try BackgroundCommand(["journal", "apply", dir.path("new/nested/b")], in: dir, input: export.standardOutput)

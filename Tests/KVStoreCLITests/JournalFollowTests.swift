@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `journal list --follow` and `--consumer`: another process's commits, seen in order, once each.
-@Suite struct JournalFollowTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct JournalFollowTests {
     let dir: TestDirectory
     let store: String
 

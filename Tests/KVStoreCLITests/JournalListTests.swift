@@ -1,8 +1,9 @@
 import KVStore
 import Testing
+import TestSupport
 
 /// `journal list`: entries as typed JSON lines or a table, from `--since`, up to `--limit`.
-@Suite struct JournalListTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct JournalListTests {
     let dir: TestDirectory
     let store: String
 
@@ -64,7 +65,7 @@ import Testing
 }
 
 /// A listing longer than one read transaction's chunk of entries.
-@Suite struct LongJournalListTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct LongJournalListTests {
     @Test func aListingAcrossSeveralChunksHasEveryEntryOnceInOrder() throws {
         let dir = try TestDirectory()
         let store = dir.path("store")

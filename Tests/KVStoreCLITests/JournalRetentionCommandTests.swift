@@ -1,9 +1,10 @@
 import Foundation
 import KVStore
 import Testing
+import TestSupport
 
 /// `journal truncate` and `journal consumers`, and the errors a user can hit with them.
-@Suite struct JournalRetentionCommandTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct JournalRetentionCommandTests {
     let dir: TestDirectory
     let store: String
 

@@ -1,6 +1,7 @@
 import Foundation
 import KVStore
 import Testing
+import TestSupport
 
 /// What one run of the `kvstore` executable produced.
 struct CommandResult: CustomStringConvertible {
@@ -41,8 +42,6 @@ enum KVStoreExecutable {
         if let found = directories.map({ $0.appendingPathComponent("kvstore") }).first(where: isExecutableFile) {
             return found
         }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let builds = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot.path)) ?? []
         return builds.filter { $0.hasPrefix(".build") }.sorted()
             .map { packageRoot.appendingPathComponent($0).appendingPathComponent("debug/kvstore") }
@@ -111,18 +110,18 @@ enum KVStoreExecutable {
 /// A fresh directory for one test, removed when the test is done with it. Stores go in it;
 /// captured output goes in a sibling directory, so a store directory holds only the store.
 final class TestDirectory {
+    /// Holds both directories, and removes them when the test is done.
+    private let base: TemporaryDirectory
     let url: URL
     let outputs: URL
 
     init() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("kvstore-cli-tests-\(UUID().uuidString)")
-        url = base.appendingPathComponent("work")
-        outputs = base.appendingPathComponent("output")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
+        base = try TemporaryDirectory()
+        url = URL(fileURLWithPath: base.path("work"))
+        outputs = URL(fileURLWithPath: base.path("output"))
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: false)
     }
-
-    deinit { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
 
     /// The absolute path of `name` in the directory.
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `load`: jsonl in, through the journal, all or nothing unless batched.
-@Suite struct LoadTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct LoadTests {
     let dir: TestDirectory
     let store: String
 

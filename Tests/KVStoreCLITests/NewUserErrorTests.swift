@@ -1,9 +1,10 @@
 import Testing
+import TestSupport
 
 /// What a new user gets wrong with `value`, `load`, `stat`, `render` (and reading a store of a
 /// newer format with any command): one line on standard error, status 1, nothing changed.
 /// The places are those of ``ErrorTests``; `FILE` holds the text "text", which is not jsonl.
-@Suite struct NewUserErrorTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct NewUserErrorTests {
     typealias Case = ErrorTests.Case
 
     static let cases: [Case] = [

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The progress bar of `load` and `dump`: drawn on standard error when it is a terminal (here a
 /// pseudo-terminal that util-linux's `script` provides), absent otherwise.
-@Suite struct ProgressTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct ProgressTests {
     /// Runs `command` in a shell whose standard error is a pseudo-terminal; returns what the
     /// terminal showed (standard output is redirected away from it by `command`).
     private func onTerminal(_ command: String) throws -> String {

@@ -1,9 +1,10 @@
 import Foundation
 import KVStore
 import Testing
+import TestSupport
 
 /// `promote`, and the refusal of local writes on a replica that it lifts.
-@Suite struct PromoteTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct PromoteTests {
     let dir: TestDirectory
     let source: String
     let replica: String

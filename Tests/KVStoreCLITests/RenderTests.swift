@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `render`: a template file, standard input or `--text`, filled with a record's values.
-@Suite struct RenderTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct RenderTests {
     let dir: TestDirectory
     let store: String
 

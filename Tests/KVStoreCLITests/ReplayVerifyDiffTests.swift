@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 import LMDB
 @testable import KVStore
 
 /// `replay`, `verify` and `diff`, end to end through the executable.
-@Suite struct ReplayVerifyDiffTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct ReplayVerifyDiffTests {
     let dir: TestDirectory
     let a: String
 

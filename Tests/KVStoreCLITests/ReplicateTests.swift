@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `replicate SOURCE DEST [--follow] [--snapshot]` between store directories.
-@Suite struct ReplicateTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct ReplicateTests {
     let dir: TestDirectory
     let source: String
     let replica: String
@@ -107,7 +107,7 @@ import TestSupport
     /// resumed: no change lost or applied twice. Each run is killed only once it applied something
     /// of its own (a kill before it got going — the process still starting, on a loaded machine —
     /// would test nothing), at a random moment after that.
-    @Test func killedAtRandomPointsAndResumedTheReplicaEqualsTheSource() throws {
+    @Test(.tags(.crash)) func killedAtRandomPointsAndResumedTheReplicaEqualsTheSource() throws {
         var records = ""
         for i in 0..<6_000 { records += #"{"kind":"item","id":"\#(i)","values":{"n":\#(i),"label":"item \#(i)"}}"# + "\n" }
         try dir.write(records, to: "items.jsonl")

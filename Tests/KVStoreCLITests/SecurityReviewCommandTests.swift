@@ -7,7 +7,7 @@ import TestSupport
 
 /// A careless operator's token files and listen addresses, and a hostile client's view of what
 /// `serve` and `replicate` print: each is one line, and the token shows nowhere.
-@Suite struct SecurityReviewCommandTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct SecurityReviewCommandTests {
     let dir: TestDirectory
     let source: String
 
@@ -39,7 +39,7 @@ import TestSupport
         try dir.fail(["serve", source, "--listen", listen], says: "is not a loopback address: listening there needs TLS and authentication")
     }
 
-    @Test func theTokenShowsInNoOutputOfARefusal() throws {
+    @Test(.tags(.network)) func theTokenShowsInNoOutputOfARefusal() throws {
         let token = "a3f1c9e07b5d42869e1f0a7c3b5d8e21"
         let wrong = "0000000000000000000000000000000f"
         try writeSecret(token + "\n", to: dir.path("token"))

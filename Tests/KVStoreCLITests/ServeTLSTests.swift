@@ -7,7 +7,7 @@ import TestSupport
 
 /// `kvstore serve` and `kvstore replicate tcp://…` over real TLS on loopback, with tokens and
 /// client certificates: what works, and every refusal as one line on each side.
-@Suite struct ServeTLSTests {
+@Suite(.tags(.subprocess, .network), .skippedByTag) struct ServeTLSTests {
     let dir: TestDirectory
     let source: String
     let replica: String

@@ -5,7 +5,7 @@ import TestSupport
 
 /// `kvstore serve` and `kvstore replicate tcp://…` as processes, on loopback with ephemeral
 /// ports.
-@Suite struct ServeTests {
+@Suite(.tags(.subprocess, .network), .skippedByTag) struct ServeTests {
     let dir: TestDirectory
     let source: String
     let replica: String
@@ -70,7 +70,7 @@ import TestSupport
         #expect(leftovers.isEmpty)
     }
 
-    @Test func aFollowingReplicaResumesWithoutLossOrDuplicatesAfterTheServerIsKilledAndRestarted() throws {
+    @Test(.tags(.crash)) func aFollowingReplicaResumesWithoutLossOrDuplicatesAfterTheServerIsKilledAndRestarted() throws {
         var (server, port) = try serve()
         let follower = try BackgroundCommand(["replicate", "tcp://127.0.0.1:\(port)", replica, "--follow"], in: dir)
         try dir.commitCounter(1...5, to: source)

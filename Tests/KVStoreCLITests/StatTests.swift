@@ -1,9 +1,10 @@
 import Foundation
 import KVStore
 import Testing
+import TestSupport
 
 /// `stat`: counts, sizes, map use, readers and the journal range, as text or JSON.
-@Suite struct StatTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct StatTests {
     let dir: TestDirectory
     let store: String
 

@@ -5,7 +5,7 @@ import TestSupport
 
 /// The command line writes names (keys, key paths, ids) in NFC, like the library: the two
 /// spellings of `café` are one key and one record through `set`, `load`, `rm` and `value`.
-@Suite struct UnicodeNameCommandTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct UnicodeNameCommandTests {
     static let composed = "caf\u{E9}"
     static let decomposed = "cafe\u{301}"
 

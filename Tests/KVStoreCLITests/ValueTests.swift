@@ -1,8 +1,9 @@
 import KVStore
 import Testing
+import TestSupport
 
 /// `value`: key paths and collection operators over all records of a kind.
-@Suite struct ValueTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct ValueTests {
     let dir: TestDirectory
     let store: String
 

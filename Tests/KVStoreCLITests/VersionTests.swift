@@ -1,8 +1,9 @@
 @testable import kvstore
 import Testing
+import TestSupport
 
 /// `kvstore --version`.
-@Suite struct VersionTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct VersionTests {
     @Test func versionPrintsTheToolsVersion() throws {
         let dir = try TestDirectory()
         let result = try dir.succeed("--version")

@@ -7,10 +7,11 @@ import Foundation
 import KVStore
 @testable import KVStoreNetwork
 import Testing
+import TestSupport
 
 /// A client facing a peer that does not speak the protocol, or speaks it wrong, stops with one
 /// clear line and leaves no replica behind.
-@Suite struct ClientRefusalTests {
+@Suite(.tags(.network), .skippedByTag) struct ClientRefusalTests {
     /// Listens on an ephemeral loopback port; the first connection gets `bytes`, then is held open
     /// until the client closes it.
     private final class FakeServer: Sendable {
@@ -48,7 +49,7 @@ import Testing
     }
 
     private func failure(against bytes: [UInt8]) throws -> (ReplicationConnectionError?, String) {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let server = try FakeServer(sending: bytes)
         let client = JournalClient(host: "127.0.0.1", port: server.port, replica: directory.path("replica"))
         let error = #expect(throws: ReplicationConnectionError.self) { try client.run() }
@@ -85,7 +86,7 @@ import Testing
     }
 
     @Test func aServerThatClosesMidHelloIsALostConnection() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let server = try FakeServer(sending: ReplicationProtocol.greeting + [32, 0])
         let client = JournalClient(host: "127.0.0.1", port: server.port, replica: directory.path("replica"), options: {
             var options = JournalClient.Options()
@@ -99,7 +100,7 @@ import Testing
 
     @Test(arguments: [false, true])
     func aServerThatStopsMidSnapshotLeavesTheReplicaAsItWasAndNoSnapshotFile(replicaExists: Bool) throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let replica = directory.path("replica")
         if replicaExists { try commitItems(2, into: try Store(path: replica)) }
         let hello = Hello(storeID: UUID(), firstSequence: 5, lastSequence: 9).frame
@@ -119,7 +120,7 @@ import Testing
     }
 
     @Test func nothingListeningIsUnreachable() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let port = try freePort()
         let error = #expect(throws: ReplicationConnectionError.self) {
             try JournalClient(host: "127.0.0.1", port: port, replica: directory.path("replica")).run()

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Connections that never authenticate — idle, trickling, or many — cannot keep replicas out,
 /// and get nothing from the server but their refusal.
-@Suite struct ConnectionFloodTests {
+@Suite(.tags(.network, .subprocess), .skippedByTag) struct ConnectionFloodTests {
     @Test(arguments: [false, true])
     func sixtyFourIdleConnectionsDoNotKeepAReplicaOut(tls: Bool) throws {
         let fixture = try TLSFixture()

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// A connection's slot and thread are given back on every way a connection can end.
-@Suite struct ConnectionLifetimeTests {
+@Suite(.tags(.network), .skippedByTag) struct ConnectionLifetimeTests {
     /// A raw connection to `server`, its greeting and hello read.
     private func connect(_ server: JournalServer) throws -> SocketConnection {
         let (connection, hello) = try SocketConnection.opened(to: server, timeout: .seconds(20))
@@ -23,7 +23,7 @@ import TestSupport
     /// after a snapshot (the idle time-out).
     @Test(arguments: [false, true])
     func aReplicaThatSendsNoRequestIsDisconnectedAndItsSlotFreed(afterASnapshot: Bool) throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(2, into: source)
         let server = try startedServer(source) {
@@ -48,7 +48,7 @@ import TestSupport
     }
 
     @Test func aReplicaThatSendsHalfARequestIsDisconnectedToo() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         // Long enough that the half request surely arrives before it, on a loaded machine.
         let server = try startedServer(try directory.store("source")) { $0.requestTimeout = .seconds(1) }
         defer { server.stop() }
@@ -61,7 +61,7 @@ import TestSupport
     }
 
     @Test func aReplicaThatStopsReadingIsDisconnectedAndItsSlotFreed() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitBlobs(200, of: 2048, into: source)
         let server = try startedServer(source) {
@@ -86,7 +86,7 @@ import TestSupport
     }
 
     @Test func aFollowerSentOnlyPositionsOutlivesTheIdleAndRequestTimeouts() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(3, into: source)
         let log = Failures()
@@ -109,7 +109,7 @@ import TestSupport
     }
 
     @Test func everyWayOfLeavingGivesTheSlotAndThreadBack() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitBlobs(300, of: 4096, into: source)
         let server = try startedServer(source) { $0.maxConnections = 1 }
@@ -139,9 +139,9 @@ import TestSupport
 /// Followers that reset their connections while the server tells them its position: the server
 /// closes them and keeps serving (a write that fails on the event loop closes its channel at
 /// once; nothing may hold a lock the closing takes).
-@Suite struct ResetFollowerTests {
+@Suite(.tags(.network), .skippedByTag) struct ResetFollowerTests {
     @Test func followersResettingWhileTheServerSendsPositionsLeaveItServing() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(3, into: source)
         let server = try startedServer(source) {

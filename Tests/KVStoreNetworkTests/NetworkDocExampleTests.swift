@@ -6,9 +6,9 @@ import TestSupport
 
 /// The `///` examples of KVStoreNetwork's public API, as they are written (with paths and ports
 /// of the test's own).
-@Suite struct NetworkDocExampleTests {
+@Suite(.tags(.network), .skippedByTag) struct NetworkDocExampleTests {
     @Test func journalServerAndJournalClient() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let store = try directory.store("source")
         try store.insert(["name": "Ada"], as: RecordRef("person/ada"))
 
@@ -42,7 +42,7 @@ import TestSupport
     }
 
     @Test func replicationConnectionError() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let server = try startedServer(try directory.store("source"))
         server.stop()   // nothing listens on its port now
         let client = JournalClient(host: "127.0.0.1", port: server.port, replica: directory.path("replica"))

@@ -4,22 +4,15 @@ import KVStore
 import Testing
 import TestSupport
 
-/// A directory of its own for one test — source, replicas, snapshots — removed afterwards.
-final class NetworkDirectory {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "kvstore-network-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+extension TemporaryDirectory {
+    /// A new store at `name` in the directory (a test's source, replicas, snapshots go there),
+    /// opened without fsync (`noSync`): no test here is about durability. Replicas that a
+    /// ``JournalClient`` makes keep its default options, as do the tests' openings of them.
+    func store(_ name: String) throws -> Store {
+        var options = Store.Options()
+        options.durability = .noSync
+        return try Store(path: path(name), options: options)
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// The path of `name` in the directory (nothing is made there).
-    func path(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-
-    /// A new store at `name`.
-    func store(_ name: String) throws -> Store { try Store(path: path(name)) }
 }
 
 /// A server of `store` on an ephemeral loopback port, started.

@@ -1,6 +1,7 @@
 import Foundation
 import KVStore
 import Testing
+import TestSupport
 
 /// The journal stream's position frame: the source's last sequence, sent by a journal server
 /// between commits so that a replica knows its lag.
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func aReaderTakesThePositionAsTheSourcesLastSequence() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(3, into: source)
         let reader = try JournalStreamReader(bytes: stream(of: source, position: 40))
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test func applyingSavesThePositionWithTheCheckpoint() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(3, into: source)
         let replica = try directory.store("replica")
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func aPositionFrameOfTheWrongSizeIsRefused() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(1, into: source)
         var bad: [UInt8] = []

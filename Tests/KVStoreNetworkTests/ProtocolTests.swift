@@ -6,7 +6,7 @@ import TestSupport
 
 /// The protocol at the level of frames: what a server refuses, what a client refuses, and
 /// back-pressure against a replica that does not read.
-@Suite struct ProtocolTests {
+@Suite(.tags(.network), .skippedByTag) struct ProtocolTests {
     /// A raw connection to `server` past its greeting. - Returns: it and the hello.
     private func connect(_ server: JournalServer, receiveBuffer: Int32? = nil) throws -> (SocketConnection, Hello?, ProtocolFrame) {
         let (connection, frame) = try SocketConnection.opened(to: server, receiveBuffer: receiveBuffer)
@@ -20,7 +20,7 @@ import TestSupport
     }
 
     @Test func theHelloTellsTheSourceAndItsJournalRange() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(7, into: source)
         _ = try source.truncateJournal(before: 3)
@@ -40,7 +40,7 @@ import TestSupport
         ("short request", ReplicationProtocol.frame(.request, [1, 2, 3]), "where a request (9 bytes) was expected"),
     ] as [(String, [UInt8], String)])
     func aBadFrameFromAReplicaIsRefusedWithOneLine(_ name: String, bytes: [UInt8], expected: String) throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let server = try startedServer(try directory.store("source"))
         defer { server.stop() }
         let (connection, _, _) = try connect(server)
@@ -55,7 +55,7 @@ import TestSupport
 
     @Test(arguments: [9, UInt64.max])
     func aReplicaPastTheSourcesLastSequenceIsRefused(after: UInt64) throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(3, into: source)
         let server = try startedServer(source)
@@ -68,7 +68,7 @@ import TestSupport
     }
 
     @Test func aFollowingReplicaIsToldTheSourcesPositionInItsStream() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(3, into: source)
         let server = try startedServer(source)
@@ -93,7 +93,7 @@ import TestSupport
     }
 
     @Test func connectionsPastTheLimitAreToldTheServerIsBusy() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let server = try startedServer(try directory.store("source")) { $0.maxConnections = 1 }
         defer { server.stop() }
         let (first, hello, _) = try connect(server)
@@ -110,7 +110,7 @@ import TestSupport
     }
 
     @Test func aReplicaThatDoesNotReadHoldsTheServerToItsHighWaterMark() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitBlobs(200, of: 2048, into: source)
         let highWaterMark = 32 << 10

@@ -7,7 +7,7 @@ import TestSupport
 /// Tokens, credentials and addresses: what a server or client refuses before any connection.
 @Suite struct SecurityConfigurationTests {
     @Test func aTokenFileOthersCanReadIsRefusedAsSshDoes() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let path = try writeSecret("0123456789abcdef0123456789abcdef\n", to: directory.path("token"), mode: 0o644)
 
         let error = #expect(throws: CredentialError.self) { try ReplicationToken(contentsOfFile: path) }
@@ -19,7 +19,7 @@ import TestSupport
     }
 
     @Test func aTokenIsItsFirstLineTrimmedAndNotTooShort() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let path = try writeSecret("  0123456789abcdef \r\nsecond line\n", to: directory.path("token"))
         let token = try ReplicationToken(contentsOfFile: path)
         #expect(token.matches(Array("0123456789abcdef".utf8)))
@@ -31,8 +31,8 @@ import TestSupport
         #expect(throws: CredentialError.self) { try ReplicationToken(contentsOfFile: directory.path("nothing")) }
     }
 
-    @Test func credentialFilesThatCannotBeUsedAreNamed() throws {
-        let directory = try NetworkDirectory()
+    @Test(.tags(.subprocess), .skippedByTag) func credentialFilesThatCannotBeUsedAreNamed() throws {
+        let directory = try TemporaryDirectory()
         let certificates = try TestCertificates(in: directory.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: certificates.server.key)
         var error = #expect(throws: CredentialError.self) {
@@ -59,8 +59,8 @@ import TestSupport
         #expect(Loopback.isLoopback(host: host) == loopback)
     }
 
-    @Test func listeningOffLoopbackNeedsTLSAndAuthentication() throws {
-        let directory = try NetworkDirectory()
+    @Test(.tags(.subprocess), .skippedByTag) func listeningOffLoopbackNeedsTLSAndAuthentication() throws {
+        let directory = try TemporaryDirectory()
         let certificates = try TestCertificates(in: directory.path)
         let tls = try JournalServer.TLS(certificateFile: certificates.server.certificate, keyFile: certificates.server.key)
         let mutual = try JournalServer.TLS(certificateFile: certificates.server.certificate, keyFile: certificates.server.key, clientCAFile: certificates.ca.certificate)
@@ -80,8 +80,8 @@ import TestSupport
         #expect(configuration.missingProtection == nil)
     }
 
-    @Test func aServerOffLoopbackWithoutProtectionRefusesToStartBeforeBinding() throws {
-        let directory = try NetworkDirectory()
+    @Test(.tags(.network), .skippedByTag) func aServerOffLoopbackWithoutProtectionRefusesToStartBeforeBinding() throws {
+        let directory = try TemporaryDirectory()
         let store = try directory.store("source")
         // The port is taken on loopback: binding 0.0.0.0 to it would fail with "cannot listen".
         let taken = try startedServer(store)

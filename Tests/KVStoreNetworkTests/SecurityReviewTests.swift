@@ -6,7 +6,7 @@ import TestSupport
 
 /// A hostile review of serve's TLS, tokens and pending-connection limits: what a client that
 /// does not play by the protocol, or a flood of connections, can do to the server.
-@Suite(.serialized) struct SecurityReviewTests {
+@Suite(.tags(.network, .subprocess), .skippedByTag, .serialized) struct SecurityReviewTests {
     /// The log lines about the connection from `port` (the client's local port).
     private func lines(_ log: Failures, about port: Int) -> [String] {
         log.all.filter { $0.contains("127.0.0.1:\(port)") }

@@ -6,9 +6,9 @@ import TestSupport
 
 /// Replication over TCP between a ``JournalServer`` and ``JournalClient``s in this process, on
 /// loopback with ephemeral ports.
-@Suite struct TCPReplicationTests {
+@Suite(.tags(.network), .skippedByTag) struct TCPReplicationTests {
     @Test func aWholeJournalGoesOverTCPAndTheReplicaMatches() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(50, into: source)
         try source.setValue("renamed", forKey: "name", of: RecordRef("item/3"))
@@ -26,7 +26,7 @@ import TestSupport
     }
 
     @Test func runningAgainAppliesOnlyWhatIsNew() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(10, into: source)
         let server = try startedServer(source)
@@ -41,7 +41,7 @@ import TestSupport
     }
 
     @Test func aFollowingReplicaPicksUpNewCommitsAndReportsItsLag() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(5, into: source)
         let server = try startedServer(source)
@@ -66,7 +66,7 @@ import TestSupport
     }
 
     @Test func aServerStartsOnce() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let server = try startedServer(try directory.store("source"))
         #expect(throws: ServerError.self) { try server.start() }
         server.stop()
@@ -74,7 +74,7 @@ import TestSupport
     }
 
     @Test func twoReplicasFollowAtOnce() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         let server = try startedServer(source)
         defer { server.stop() }
@@ -90,7 +90,7 @@ import TestSupport
     }
 
     @Test func aFollowingReplicaResumesAfterTheServerRestarts() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(10, into: source)
         var server = try startedServer(source)
@@ -113,7 +113,7 @@ import TestSupport
     }
 
     @Test func aReplicaOfAReplicaOverTCPChainsTheChanges() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let a = try directory.store("a")
         let serverA = try startedServer(a)
         defer { serverA.stop() }

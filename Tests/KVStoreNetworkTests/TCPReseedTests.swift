@@ -6,10 +6,10 @@ import TestSupport
 
 /// Snapshots over TCP: a replica behind the source's truncation point is reseeded, a new one can
 /// start from a snapshot, and a client that does not accept snapshots is told why not.
-@Suite struct TCPReseedTests {
+@Suite(.tags(.network), .skippedByTag) struct TCPReseedTests {
     /// A source with 20 single-insert commits, a replica that applied the first 10, and the
     /// source's journal then truncated before 15.
-    private func replicaBehindTheTruncationPoint(in directory: NetworkDirectory) throws -> (Store, JournalServer) {
+    private func replicaBehindTheTruncationPoint(in directory: TemporaryDirectory) throws -> (Store, JournalServer) {
         let source = try directory.store("source")
         try commitItems(10, into: source)
         let server = try startedServer(source)
@@ -20,7 +20,7 @@ import TestSupport
     }
 
     @Test func aReplicaBehindTheTruncationPointIsReseededFromASnapshot() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let (source, server) = try replicaBehindTheTruncationPoint(in: directory)
         defer { server.stop() }
         try commitItems(2, startingAt: 20, into: source)
@@ -37,7 +37,7 @@ import TestSupport
     }
 
     @Test func leftoversOfAReseedKilledMidwayAreRemovedByTheNextRun() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let (_, server) = try replicaBehindTheTruncationPoint(in: directory)
         defer { server.stop() }
         let leftover = ".replica.snapshot-\(UUID().uuidString).mdb"   // what a SIGKILL mid-snapshot leaves
@@ -49,7 +49,7 @@ import TestSupport
     }
 
     @Test func aFollowingReplicaBehindIsReseededAndFollowsOn() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let (source, server) = try replicaBehindTheTruncationPoint(in: directory)
         defer { server.stop() }
         let following = FollowingClient(client(of: server, into: directory.path("replica"), follow: true))
@@ -64,7 +64,7 @@ import TestSupport
     }
 
     @Test func aClientThatDoesNotReseedIsToldTheJournalWasTruncated() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let (_, server) = try replicaBehindTheTruncationPoint(in: directory)
         defer { server.stop() }
 
@@ -78,7 +78,7 @@ import TestSupport
     }
 
     @Test func aNewReplicaStartsFromASnapshotWhenAsked() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(12, into: source)
         let server = try startedServer(source)
@@ -93,7 +93,7 @@ import TestSupport
     }
 
     @Test func aNewReplicaOfATruncatedSourceStartsFromASnapshot() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitItems(6, into: source)
         _ = try source.truncateJournal(before: 4)

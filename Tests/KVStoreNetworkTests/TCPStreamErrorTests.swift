@@ -9,7 +9,7 @@ import TestSupport
 /// with the server's message. The client is held before it reads the stream (in its first
 /// progress call) until the server waits at its high-water mark, so the truncation lands while
 /// the server is inside the stream.
-@Suite struct TCPStreamErrorTests {
+@Suite(.tags(.network), .skippedByTag) struct TCPStreamErrorTests {
     /// A client of `server` run on a thread of its own, held in its first progress call until
     /// ``release()``.
     final class HeldClient: Sendable {
@@ -54,7 +54,7 @@ import TestSupport
     }
 
     @Test func aFollowingReplicaTruncatedPastWhileItFollowsIsReseeded() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitBlobs(300, of: 4096, into: source)   // entries 1…300, one commit of 1.2 MB
         let server = try narrowServer(source)
@@ -77,7 +77,7 @@ import TestSupport
     }
 
     @Test func aClientThatDoesNotFollowStopsWithTheServersMessageAndAppliesNoCutCommit() throws {
-        let directory = try NetworkDirectory()
+        let directory = try TemporaryDirectory()
         let source = try directory.store("source")
         try commitBlobs(5000, of: 300, into: source)   // one commit of 5,000 entries: export reads 4,096 at a time
         let server = try narrowServer(source)

@@ -7,7 +7,7 @@ import TestSupport
 /// A test's source store, certificates (``TestCertificates``) and token, and the server log:
 /// servers and clients over real TLS on loopback.
 final class TLSFixture {
-    let directory: NetworkDirectory
+    let directory: TemporaryDirectory
     let source: Store
     let certificates: TestCertificates
     let token: ReplicationToken
@@ -15,7 +15,7 @@ final class TLSFixture {
     let log = Failures()
 
     init() throws {
-        directory = try NetworkDirectory()
+        directory = try TemporaryDirectory()
         source = try directory.store("source")
         try commitItems(5, into: source)
         certificates = try TestCertificates(in: directory.path)

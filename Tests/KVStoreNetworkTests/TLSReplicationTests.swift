@@ -6,7 +6,7 @@ import TestSupport
 
 /// Replication over real TLS on loopback, with tokens and client certificates; and every way a
 /// connection is refused: one line on each side, nothing replicated.
-@Suite struct TLSReplicationTests {
+@Suite(.tags(.network, .subprocess), .skippedByTag) struct TLSReplicationTests {
     @Test func theRightTokenOverTLSReplicatesAndFollows() throws {
         let fixture = try TLSFixture()
         let server = try fixture.server()

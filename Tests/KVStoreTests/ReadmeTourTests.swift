@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import KVStore
+import TestSupport
 
 /// The README's API tour, verbatim between the markers, so that it keeps compiling and working.
 @Test func readmeTour() throws {
-    let path = NSTemporaryDirectory() + "kvstore-readme-" + UUID().uuidString
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    let directory = try TemporaryDirectory()
+    let path = directory.path("store")
     // README-TOUR-BEGIN
     // Open (or create) a store: a directory holding one LMDB environment.
     let store = try Store(path: path)
@@ -68,9 +69,5 @@ func readmeText() throws -> String {
 
 /// The text of the package's file at `relativePath`, e.g. an article of the DocC catalog.
 func packageText(_ relativePath: String) throws -> String {
-    var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
-        root = root.deletingLastPathComponent()
-    }
-    return try String(contentsOf: root.appendingPathComponent(relativePath), encoding: .utf8)
+    try String(contentsOf: packageRoot.appendingPathComponent(relativePath), encoding: .utf8)
 }

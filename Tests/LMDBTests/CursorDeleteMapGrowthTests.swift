@@ -1,5 +1,6 @@
 import CLMDB
 import Testing
+import TestSupport
 @testable import LMDB
 
 private func key(_ i: Int) -> [UInt8] { Array("k\(1000 + i)".utf8) }

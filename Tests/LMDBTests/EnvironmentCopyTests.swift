@@ -1,10 +1,11 @@
 import CLMDB
 import Foundation
 import Testing
+import TestSupport
 @testable import LMDB
 
 @Suite struct EnvironmentCopyTests {
-    private func filled(_ dir: borrowing TemporaryDirectory, count: Int = 500) throws -> (Environment, Database) {
+    private func filled(_ dir: TemporaryDirectory, count: Int = 500) throws -> (Environment, Database) {
         let env = try Environment(path: dir.path)
         let db = try env.openDatabase("things")
         try env.write { txn in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import LMDB
 
 /// `Environment.write(_:didCommit:)`: runs once, after the final commit, still under the write lock.

@@ -308,7 +308,7 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 
     /// Another process (LMDB's own `mdb_load`) grows the map while this process reads and writes
     /// on several threads: every thread adopts the new size, nothing crashes, nothing fails.
-    @Test func aMapGrownByAnotherProcessIsAdoptedUnderLoad() throws {
+    @Test(.tags(.subprocess), .skippedByTag) func aMapGrownByAnotherProcessIsAdoptedUnderLoad() throws {
         let loader = "/usr/bin/mdb_load"
         guard FileManager.default.isExecutableFile(atPath: loader) else { return }  // lmdb-utils absent
         let dir = try TemporaryDirectory()

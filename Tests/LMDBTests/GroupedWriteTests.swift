@@ -1,6 +1,7 @@
 import CLMDB
 import Foundation
 import Testing
+import TestSupport
 @testable import LMDB
 
 private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import LMDB   // not @testable: the examples use the public API only
 
 /// The ```swift examples of the `///` comments of the LMDB additions for the journal follower and

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import LMDB
 
 /// Read-only cursors give the map's pages they passed back to the kernel, so a scan's resident

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import LMDB
 
 /// A read transaction's snapshot is the commit its id names, and a thread's snapshots never go

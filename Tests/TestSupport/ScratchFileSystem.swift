@@ -17,6 +17,8 @@ import Glibc
 public final class ScratchFileSystem: @unchecked Sendable {
     /// The mount point.
     public let path: String
+    /// The mount point's directory, removed (once unmounted) when this goes away.
+    private let mountPoint: TemporaryDirectory
     private var mounted = true
 
     /// Whether this process can mount a tmpfs (tried once, on a throw-away directory).
@@ -31,10 +33,9 @@ public final class ScratchFileSystem: @unchecked Sendable {
 
     /// Mounts a tmpfs of `size` bytes on a new temporary directory.
     public init(size: Int) throws {
-        path = NSTemporaryDirectory() + "kvstore-fs-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        mountPoint = try TemporaryDirectory()
+        path = mountPoint.path
         guard Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0700", "tmpfs", path]) else {
-            try? FileManager.default.removeItem(atPath: path)
             throw CocoaError(.fileWriteNoPermission)
         }
     }

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A reader that closes its end of the pipe early (`kvstore dump S | head -1`): the tool's next
 /// write fails with `EPIPE`. The tool died of `SIGPIPE` there (only `--follow` and `serve`
 /// ignored it), against the rule that no command dies of a signal; now it ends quietly with
 /// status 0 — its reader has what it wanted — and stops reading the store.
-@Suite struct ClosedPipeTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct ClosedPipeTests {
     static let commands: [[String]] = [
         ["dump", "STORE"], ["dump", "STORE", "--format", "table"], ["journal", "list", "STORE"],
         ["journal", "export", "STORE"], ["get", "STORE", "person/p0001"], ["stat", "STORE"],

@@ -6,7 +6,7 @@ import TestSupport
 /// read or write the store: one line `kvstore: …` naming the problem, exit 1, the store unchanged.
 /// The tmpfs cases need root (to mount); the permission cases need root too (to run the tool as
 /// `nobody` with `setpriv`: root itself ignores permission bits). Both skip, saying so, otherwise.
-@Suite struct FileSystemFaultCommandTests {
+@Suite(.tags(.subprocess, .root), .skippedByTag) struct FileSystemFaultCommandTests {
     static let canRunAsNobody = geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
 
     /// Expects `result` to be the one-line failure naming `message`.

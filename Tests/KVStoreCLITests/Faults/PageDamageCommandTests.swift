@@ -6,7 +6,7 @@ import TestSupport
 /// every other command either works (LMDB read around the damage) or ends with one line
 /// pointing to `kvstore verify` and a non-zero status — never a signal, never a backtrace (before,
 /// LMDB's assertions and faults killed `dump`, `value`, `verify` and `diff`).
-@Suite struct PageDamageCommandTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct PageDamageCommandTests {
     /// A store (built with `load`) whose `records` and `journal` trees have depth ≥ 2, with one
     /// value in overflow pages and a free-page list from a second commit.
     static func makeStore(at path: String, in dir: TestDirectory) throws {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// A hostile review of `verify` and the crash lines on damaged stores, end to end.
-@Suite struct PageReviewCommandTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct PageReviewCommandTests {
     /// The older meta page given the newest's transaction id + 2 (same parity): LMDB reads the
     /// snapshot of the highest id from the other page, opening refuses the store as damaged, and
     /// `verify` must list that meta page and exit 1. Before, it exited 2 with the opening's error,

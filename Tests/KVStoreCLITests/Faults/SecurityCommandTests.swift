@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What the command line writes, and where: every command that creates a store makes it owner
 /// only (0700 directory, 0600 files); nothing lands outside the paths a command names — record
 /// kinds and ids, consumer names and key paths never become file names, and a store file that is
 /// a symbolic link is refused rather than followed.
-@Suite struct SecurityCommandTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct SecurityCommandTests {
     /// Every file and directory under the test's directory, with its mode.
     static func tree(_ dir: TestDirectory) -> [String: Int] {
         var modes: [String: Int] = [:]

@@ -8,7 +8,7 @@ import TestSupport
 /// pages of its snapshot. Opening a store clears such slots (`mdb_reader_check`), and so does a
 /// store already open when its map fills, before growing it: the dead reader holds back neither
 /// `stat`'s count nor the reuse of freed pages.
-@Suite struct StaleReaderTests {
+@Suite(.tags(.subprocess, .crash), .skippedByTag) struct StaleReaderTests {
     /// A store of `count` records of `size`-byte blobs (more than a pipe holds, so that a dump
     /// blocks in its read transaction).
     static func makeStore(_ dir: TestDirectory, options: Store.Options = Store.Options(), count: Int, size: Int) throws -> Store {

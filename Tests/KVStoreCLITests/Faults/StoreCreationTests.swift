@@ -8,10 +8,10 @@ import TestSupport
 /// directory never holds half a store (see `StoreCreation`): nothing is left by a creation that
 /// fails, what a killed one leaves is recognised and cleared, and creators racing for one path
 /// agree on one store.
-@Suite struct StoreCreationTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct StoreCreationTests {
     /// A full disk while a store is made leaves no file that later commands take for a store
     /// (an empty `lock.mdb` made them fail with "no data.mdb in the directory" once space was freed).
-    @Test(.enabled(if: ScratchFileSystem.isAvailable, Comment(rawValue: ScratchFileSystem.unavailableReason)))
+    @Test(.tags(.root), .enabled(if: ScratchFileSystem.isAvailable, Comment(rawValue: ScratchFileSystem.unavailableReason)))
     func aFullDiskWhileCreatingLeavesNothingAndCreatingWorksOnceSpaceIsFreed() throws {
         let dir = try TestDirectory()
         let fs = try ScratchFileSystem(size: 1 << 20)

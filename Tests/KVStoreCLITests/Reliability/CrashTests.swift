@@ -9,7 +9,7 @@ import TestSupport
 /// every acknowledged commit is there and each commit is whole; a killed replica resumes
 /// without loss or duplicates. Each kill hits a process that had acknowledged a commit of its
 /// own and was still at work; a failure names the seed of the delays (`KVSTORE_CRASH_SEED`).
-@Suite struct CrashTests {
+@Suite(.tags(.subprocess, .crash), .skippedByTag) struct CrashTests {
     /// `kvstore torture`: one single-key set per commit, each acknowledged once `write` returned.
     @Test func singleSetCommits() throws {
         try killTortureWriters(CrashRig("single sets"), batch: 1)

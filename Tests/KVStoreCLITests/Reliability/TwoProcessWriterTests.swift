@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Two processes writing one store at once while a third follows its journal.
-@Suite struct TwoProcessWriterTests {
+@Suite(.tags(.subprocess), .skippedByTag) struct TwoProcessWriterTests {
     /// Two `kvstore torture --increment counter/shared` processes each make 40 commits that read
     /// the shared counter and write it back plus one, inside the transaction, while
     /// `journal list --follow` prints the journal. No update is lost (the counter ends at 80),

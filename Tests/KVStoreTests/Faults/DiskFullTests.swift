@@ -7,7 +7,7 @@ import TestSupport
 /// with one ``StoreError`` naming the full device and the store, commits nothing, leaves the
 /// store consistent, and writing works again once space is freed. Skipped, saying why, where the
 /// process cannot mount a tmpfs (not root, or a kernel that forbids it).
-@Suite(.enabled(if: ScratchFileSystem.isAvailable, Comment(rawValue: ScratchFileSystem.unavailableReason)))
+@Suite(.tags(.root), .skippedByTag, .enabled(if: ScratchFileSystem.isAvailable, Comment(rawValue: ScratchFileSystem.unavailableReason)))
 struct DiskFullTests {
     /// A 256 KiB value: more pages than the store has free, so writing it extends the data file.
     static let bigValue = Value.bytes(Data(repeating: 0x5A, count: 256 << 10))

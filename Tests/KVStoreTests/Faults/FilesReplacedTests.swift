@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import KVStore
 
 /// `lock.mdb` or `data.mdb` removed or replaced under an open store: LMDB goes on with the files
@@ -28,8 +29,8 @@ import Testing
 
     @Test(arguments: Change.allCases)
     func writesAreRefusedAndTheDataStaysIntact(_ change: Change) throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         do {
             let store = try Store(path: path)
             try store.insert(["name": "Ada"], as: ref("person/ada"))

@@ -9,9 +9,8 @@ import TestSupport
 /// every commit lands exactly once, each reader's snapshot is consistent, and `verify` passes.
 @Suite struct MapGrowthUnderLoadTests {
     @Test func fourWritersAndFourReadersWhileTheMapGrows() throws {
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.mapSize = 64 << 10
-        options.durability = .noSync  // the point is growth under concurrency, not fsync
         let t = try TemporaryStore(options: options)
         let store = t.store
         let writers = 4, commits = 60

@@ -86,7 +86,7 @@ import TestSupport
 
     /// On a file system mounted read-only (root ignores permission bits, not a read-only mount):
     /// opening for writing is refused with a hint, opening read-only reads.
-    @Test(.enabled(if: ScratchFileSystem.isAvailable, Comment(rawValue: ScratchFileSystem.unavailableReason)))
+    @Test(.tags(.root), .skippedByTag, .enabled(if: ScratchFileSystem.isAvailable, Comment(rawValue: ScratchFileSystem.unavailableReason)))
     func aStoreOnAReadOnlyFileSystem() throws {
         let fs = try ScratchFileSystem(size: 2 << 20)
         defer { fs.unmount() }

@@ -11,9 +11,7 @@ import Testing
     static let limit = KeyValueCodingError.maximumRecordSize
 
     init() throws {
-        var options = Store.Options()
-        options.durability = .noSync
-        t = try TemporaryStore(options: options)
+        t = try TemporaryStore()
     }
 
     /// A record `["blob": bytes]` whose encoding takes exactly `size` bytes.

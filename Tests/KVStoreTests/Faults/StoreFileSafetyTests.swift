@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import KVStore
 
 /// What a store makes on disk and what it refuses to trust: owner-only files by default (a wider
@@ -20,7 +21,7 @@ import Testing
 
     /// The process's umask still applies (as to any `open`): with the usual 022, group read stays.
     @Test func aWiderFileModeWidensFilesAndDirectory() throws {
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.fileMode = 0o640
         let t = try TemporaryStore(options: options)
         try t.store.insert(["name": "Ada"], as: ref("person/ada"))

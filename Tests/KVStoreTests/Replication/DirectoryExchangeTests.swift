@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import KVStore
 
 /// Putting a directory built beside another in its place (a reseeded replica).

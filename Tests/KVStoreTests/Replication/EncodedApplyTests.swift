@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+import TestSupport
 @testable import KVStore
 import LMDB
 
@@ -39,8 +40,7 @@ private var stampedKind: Kind {
 }
 
 private func options() -> Store.Options {
-    var options = Store.Options()
-    options.durability = .noSync
+    var options = Store.Options.testing
     options.kinds = [stampedKind]
     return options
 }

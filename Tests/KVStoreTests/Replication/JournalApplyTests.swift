@@ -158,7 +158,7 @@ import TestSupport
     @Test func kindRulesOfTheReplicaAreNotAppliedAgainAndDerivedEntriesAreSkipped() throws {
         var closed = try Kind("person", keys: ["name": .string])
         closed.validators["name"] = { _, _, _ in throw KeyValueCodingError.validationFailed(key: "name", reason: "no", ref: ref("person/x")) }
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.validatesOnSet = true
         let strict = try TemporaryStore(options: options, kinds: [closed])
         try source.store.write { txn in

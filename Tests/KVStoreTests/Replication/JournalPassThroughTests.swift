@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import KVStore
 import LMDB
 
@@ -111,7 +112,7 @@ import LMDB
     @Test func passedThroughRecordsAreTheSourcesBytesObservedStampedAndVerified() throws {
         var note = try Kind("note")
         note.tracksModificationTimes = true
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.kinds = [note]
         let source = try TemporaryStore(options: options)
         let directory = try TemporaryDirectory()

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+import TestSupport
 @testable import KVStore
 import LMDB
 
@@ -78,8 +79,7 @@ import LMDB
     /// own commit times; then a replica of the replica, the same again; `verify` healthy, no
     /// difference.
     @Test func replicasJournalAndStoreWhatTheOldPathDid() throws {
-        var storeOptions = Store.Options()
-        storeOptions.durability = .noSync
+        let storeOptions = Store.Options.testing
         let source = try TemporaryStore(options: storeOptions)
         let directory = try TemporaryDirectory()
         var sampler = ValueSampler(seed: 0xD1FF)

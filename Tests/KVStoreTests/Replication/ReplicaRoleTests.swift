@@ -56,7 +56,7 @@ import TestSupport
     @Test func aMergeThatOnlyAdoptsNewerStampsIsRefusedOnAReplica() throws {
         var note = try Kind("note")
         note.tracksModificationTimes = true
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.kinds = [note]
         let source = try TemporaryStore(options: options), replica = try TemporaryStore(options: options)
         let ada = ref("note/ada")

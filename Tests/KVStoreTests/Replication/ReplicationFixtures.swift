@@ -77,3 +77,13 @@ func applyError(_ expected: JournalApplyError.Code, _ text: String = "") -> @Sen
         return error.code == expected && (text.isEmpty || error.message.contains(text))
     }
 }
+
+extension Replicator.Options {
+    /// Replicas opened as the tests' stores are (``Store/Options/testing``): one store's openings
+    /// in a process must agree on durability.
+    static var testing: Replicator.Options {
+        var options = Replicator.Options()
+        options.replicaOptions = .testing
+        return options
+    }
+}

@@ -18,7 +18,7 @@ import TestSupport
     private func path(_ name: String) -> String { directory.path(name) }
 
     private func replicator(_ name: String = "replica", from store: Store? = nil, _ configure: (inout Replicator.Options) -> Void = { _ in }) -> Replicator {
-        var options = Replicator.Options()
+        var options = Replicator.Options.testing
         configure(&options)
         return Replicator(source: store ?? source.store, replicaPath: path(name), options: options)
     }
@@ -26,7 +26,7 @@ import TestSupport
     @Test func aNewReplicaGetsEveryChangeWithOriginsOnceAndVerifies() throws {
         let last = try source.store.read { try $0.lastSequence() }
         let status = try replicator().run()
-        let replica = try Store(path: path("replica"))
+        let replica = try Store(path: path("replica"), options: .testing)
         #expect(status.applied == Int(last) && status.skipped == 0 && status.appliedSequence == last)
         #expect(status.sourceLastSequence == last && status.lag == 0 && status.reseeds == 0)
         #expect(status.source == source.store.id && status.replica == replica.id)
@@ -51,7 +51,7 @@ import TestSupport
         let empty = try TemporaryStore()
         let status = try replicator(from: empty.store).run()
         #expect(status.applied == 0 && status.appliedSequence == 0)
-        let replica = try Store(path: path("replica"))
+        let replica = try Store(path: path("replica"), options: .testing)
         #expect(try replica.read { try $0.replicationRole() } == .replica(of: empty.store.id))
         #expect(try replica.read { try $0.replicationSources() } == [
             ReplicationSourceStatus(source: empty.store.id, appliedSequence: 0, sourceLastSequence: 0),
@@ -87,7 +87,7 @@ import TestSupport
         }
         let applied = Received<Int>()
         let status = try replicator { $0.batchLimit = 3 }.run { applied.add($0.applied) }
-        let replica = try Store(path: path("replica"))
+        let replica = try Store(path: path("replica"), options: .testing)
         #expect(try allRecords(replica) == allRecords(source.store))
         #expect(try replica.journalEntries().map(\.commitID) == source.store.journalEntries().map(\.commitID))
         #expect(status.applied == (try source.store.journalEntries().count))
@@ -105,7 +105,7 @@ import TestSupport
         }
         let status = try replicator(from: source.store) { $0.batchLimit = 4 }.run()
         #expect(status.applied == 12 && status.appliedSequence == 12)
-        #expect(try allRecords(Store(path: path("replica"))) == allRecords(source.store))
+        #expect(try allRecords(Store(path: path("replica"), options: .testing)) == allRecords(source.store))
         let following = replicator("following", from: source.store) { $0.batchLimit = 4; $0.follow = true }
         let done = waitUntilApplied(following, through: 12)
         #expect(done)
@@ -152,14 +152,14 @@ import TestSupport
         #expect(ended.wait(timeout: .now() + 60) == .success)
         #expect(caughtUp)
         #expect(failures.all == [])
-        let replica = try Store(path: path("replica"))
+        let replica = try Store(path: path("replica"), options: .testing)
         #expect(try allRecords(replica) == allRecords(source))
         #expect(try replica.value(forKey: "count", of: ref("counter/1")) == 49)
     }
 
     @Test func observersOfTheReplicaSeeEachSourceCommit() throws {
         try replicator().run()
-        let replica = try Store(path: path("replica"))
+        let replica = try Store(path: path("replica"), options: .testing)
         let seen = Received<Value?>()
         let token = try replica.observe(ref("person/bob"), keyPath: "name") { seen.add($0.newValue) }
         try source.store.setValue("one", forKey: "name", of: ref("person/bob"))
@@ -171,9 +171,9 @@ import TestSupport
 
     @Test func aChainKeepsOriginsAndNothingLoopsBack() throws {
         try replicator("b").run()
-        let b = try Store(path: path("b"))
+        let b = try Store(path: path("b"), options: .testing)
         try replicator("c", from: b).run()
-        let c = try Store(path: path("c"))
+        let c = try Store(path: path("c"), options: .testing)
         #expect(try allRecords(c) == allRecords(source.store))
         #expect(try c.journalEntries().map(\.origin?.storeID) == Array(repeating: source.store.id, count: try source.store.journalEntries().count))
         #expect(try c.read { try $0.replicationRole() } == .replica(of: b.id))
@@ -181,7 +181,7 @@ import TestSupport
         try c.promote()
         try c.setValue("from C", forKey: "note", of: ref("person/bob"))
         try source.store.write { _ in }  // nothing
-        let back = Replicator(source: c, replicaPath: source.path)
+        let back = Replicator(source: c, replicaPath: source.path, options: .testing)
         let status = try back.run()
         #expect(status.applied == 1)
         #expect(try source.store.value(forKey: "note", of: ref("person/bob")) == "from C")
@@ -189,14 +189,14 @@ import TestSupport
 
     @Test func aReplicaBehindTheTruncationPointIsSeededAgainAndContinues() throws {
         try replicator().run()
-        let first = try Store(path: path("replica")).id
+        let first = try Store(path: path("replica"), options: .testing).id
         try source.store.setValue("a", forKey: "x", of: ref("person/bob"))
         try source.store.setValue("b", forKey: "x", of: ref("person/bob"))
         let last = try source.store.read { try $0.lastSequence() }
         try source.store.truncateJournal(before: last)
         let status = try replicator().run()
         #expect(status.reseeds == 1 && status.replica != first && status.appliedSequence == last)
-        let replica = try Store(path: path("replica"))
+        let replica = try Store(path: path("replica"), options: .testing)
         #expect(replica.id == status.replica)
         #expect(try allRecords(replica) == allRecords(source.store))
         #expect(try replica.verify().isHealthy)
@@ -212,12 +212,12 @@ import TestSupport
         let last = try source.store.read { try $0.lastSequence() }
         let asked = try replicator("asked") { $0.seedsFromSnapshot = true }.run()
         #expect(asked.reseeds == 1 && asked.applied == 0 && asked.appliedSequence == last)
-        #expect(try Store(path: path("asked")).journalEntries().isEmpty)
+        #expect(try Store(path: path("asked"), options: .testing).journalEntries().isEmpty)
         try source.store.truncateJournal(before: 3)
         let truncated = try replicator("truncated").run()
         #expect(truncated.reseeds == 1 && truncated.appliedSequence == last)
         for name in ["asked", "truncated"] {
-            let replica = try Store(path: path(name))
+            let replica = try Store(path: path(name), options: .testing)
             #expect(try allRecords(replica) == allRecords(source.store))
             #expect(try replica.verify().isHealthy)
         }
@@ -225,15 +225,15 @@ import TestSupport
 
     @Test func reseedingDoesNotReplaceAPromotedStore() throws {
         try replicator().run()
-        try Store(path: path("replica")).promote()
+        try Store(path: path("replica"), options: .testing).promote()
         try source.store.setValue("a", forKey: "x", of: ref("person/bob"))
         try source.store.truncateJournal(before: try source.store.read { try $0.lastSequence() } + 1)
         #expect(performing: { try replicator().run() }, throws: { ($0 as? StoreError)?.code == .badSnapshot && "\($0)".contains("a promoted replica of") })
-        #expect(try Store(path: path("replica")).read { try $0.replicationRole() } == .promoted(from: source.store.id))
+        #expect(try Store(path: path("replica"), options: .testing).read { try $0.replicationRole() } == .promoted(from: source.store.id))
     }
 
     @Test func aStoreCannotReplicateIntoItself() throws {
-        let itself = Replicator(source: source.store, replicaPath: source.path)
+        let itself = Replicator(source: source.store, replicaPath: source.path, options: .testing)
         #expect(performing: { try itself.run() }, throws: applyError(.sameStore))
     }
 }
@@ -248,7 +248,7 @@ extension ReplicatorTests {
         try LMDB.Environment.open(path: leftover).sync()  // data.mdb and lock.mdb, no transaction
         let status = try replicator().run()
         #expect(status.applied == (try source.store.journalEntries().count))
-        #expect(try allRecords(Store(path: path("replica"))) == allRecords(source.store))
+        #expect(try allRecords(Store(path: path("replica"), options: .testing)) == allRecords(source.store))
         #expect(!FileManager.default.fileExists(atPath: leftover))
         try FileManager.default.createDirectory(atPath: path("empty"), withIntermediateDirectories: true)
         try LMDB.Environment.open(path: path("empty")).sync()

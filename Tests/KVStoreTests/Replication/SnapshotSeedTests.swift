@@ -85,7 +85,7 @@ import TestSupport
         let file = try snapshot(of: source.store)
         let other = try TemporaryStore()
         let otherRecords = try allRecords(other.store)
-        #expect(performing: { try Store.seedReplica(at: other.path, fromSnapshot: file) },
+        #expect(performing: { try Store.seedReplica(at: other.path, fromSnapshot: file, options: .testing) },
                 throws: badSnapshot("holds a store that is not a replica of source \(source.store.id.uuidString.lowercased()) (a primary store)"))
         #expect(try allRecords(other.store) == otherRecords)
         let notAStore = path("files")

@@ -47,9 +47,8 @@ extension TemporaryStore {
     /// A store whose map starts at 64 KiB, so that a few writes make it grow (no syncs: the point
     /// is growth).
     static func smallMap() throws -> TemporaryStore {
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.mapSize = 64 << 10
-        options.durability = .noSync
         return try TemporaryStore(options: options)
     }
 }

@@ -1,24 +1,35 @@
 import Foundation
 @testable import KVStore
+import TestSupport
 
-/// A store in its own fresh temporary directory, removed when the value goes away.
+/// A store in a fresh temporary directory of its own, removed when the value goes away.
 final class TemporaryStore {
+    /// The directory holding the store (and whatever else the test puts beside it).
+    let directory: TemporaryDirectory
+    /// The store's path: `store` in ``directory``.
     let path: String
     let store: Store
 
-    init(options: Store.Options = Store.Options(), kinds: [Kind] = []) throws {
-        path = NSTemporaryDirectory() + "kvstore-tests-" + UUID().uuidString
+    init(options: Store.Options = .testing, kinds: [Kind] = []) throws {
+        directory = try TemporaryDirectory()
+        path = directory.path("store")
         var options = options
         options.kinds += kinds
         store = try Store(path: path, options: options)
     }
+}
 
-    /// A fresh temporary path with nothing at it (removed afterwards by the caller's `defer`).
-    static func freshPath() -> String {
-        NSTemporaryDirectory() + "kvstore-tests-" + UUID().uuidString
+extension Store.Options {
+    /// What test stores open with: the defaults but ``Durability/noSync``. A commit then skips
+    /// LMDB's fsyncs, which only an OS crash or a power loss needs, and no test makes one: about
+    /// half of the suite's time went to them. Tests whose subject is durability (group commit's
+    /// shared syncs, reopening with another durability, a full disk) open with `Store.Options()`.
+    /// Every opening of one store in a process must use the same durability (else `alreadyOpen`).
+    static var testing: Store.Options {
+        var options = Store.Options()
+        options.durability = .noSync
+        return options
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
 func ref(_ text: String) -> RecordRef {
@@ -28,20 +39,4 @@ func ref(_ text: String) -> RecordRef {
 /// Matches a ``KeyValueCodingError`` with the given code, for `#expect(performing:throws:)`.
 func code(_ expected: KeyValueCodingError.Code) -> @Sendable (any Error) -> Bool {
     { ($0 as? KeyValueCodingError)?.code == expected }
-}
-
-/// A fresh temporary directory for the stores and files of one test, removed with everything in
-/// it when the value goes away.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = TemporaryStore.freshPath()
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    /// The path of `name` in the directory.
-    func path(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 }

@@ -6,13 +6,6 @@ import Testing
 /// Property-based checks of the typed layer over generated inputs: Codable round trips, the
 /// merge's algebra (in memory and in the store), and exact change dictionaries.
 @Suite struct TypedPropertyTests {
-    /// A store for many generated cases: no sync per commit, which these checks do not need.
-    static func scratchStore(kinds: [Kind] = []) throws -> TemporaryStore {
-        var options = Store.Options()
-        options.durability = .noSync
-        return try TemporaryStore(options: options, kinds: kinds)
-    }
-
     // MARK: Codable round trips
 
     struct SampleModel: StoredModel, Hashable {
@@ -22,7 +15,7 @@ import Testing
     }
 
     @Test func modelsRoundTripThroughValuesAndTheStore() async throws {
-        let t = try Self.scratchStore()
+        let t = try TemporaryStore()
         await propertyCheck(count: 100, input: Generators.sample) { sample in
             let value = try ValueEncoder().encode(sample)
             #expect(try ValueDecoder().decode(Sample.self, from: value) == sample)
@@ -45,7 +38,7 @@ import Testing
     @Test func mergingInTheStoreIsOrderIndependentAndIdempotent() async throws {
         var kind = try Kind("doc")
         kind.tracksModificationTimes = true
-        let first = try Self.scratchStore(kinds: [kind]), second = try Self.scratchStore(kinds: [kind])
+        let first = try TemporaryStore(kinds: [kind]), second = try TemporaryStore(kinds: [kind])
         await propertyCheck(count: 60, input: Generators.stamped, Generators.stamped, Generators.stamped) { base, a, b in
             let doc = try RecordRef(kind: "doc", id: UUID().uuidString)
             for store in [first.store, second.store] {
@@ -70,7 +63,7 @@ import Testing
     // MARK: Change dictionaries
 
     @Test func updateReportsExactlyTheKeysThatDiffered() async throws {
-        let t = try Self.scratchStore()
+        let t = try TemporaryStore()
         let keys = Generators.keys.set(ofAtMost: 0...5).optional(valueRate: 0.5)
         await propertyCheck(count: 150, input: Generators.values, Generators.values, keys) { current, other, keys in
             let doc = try RecordRef(kind: "doc", id: UUID().uuidString)

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 import KVStore
 
 /// The Typed models article's complete example, verbatim between the markers, so that it keeps
 /// compiling and working.
 @Test func readmeTypedSection() throws {
-    let path = NSTemporaryDirectory() + "kvstore-readme-" + UUID().uuidString
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    let directory = try TemporaryDirectory()
+    let path = directory.path("store")
     // EXAMPLE-TYPED-BEGIN
     struct Contact: StoredModel {
         static var kind: String { "contact" }

@@ -8,7 +8,7 @@ import TestSupport
     /// the writer always changes together are equal, and the journal's last sequence matches the
     /// number of changes visible in the records.
     @Test func eightThreadsReadWhileOneWrites() throws {
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.mapSize = 256 << 10  // small, so the map grows while readers are active
         let t = try TemporaryStore(options: options)
         let store = t.store

@@ -43,7 +43,7 @@ import Testing
                 value = .dictionary(d)
             }
         }
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.validatesOnSet = true
         let t = try TemporaryStore(options: options, kinds: [kind])
         let a = ref("thing/a")
@@ -114,7 +114,7 @@ import Testing
     @Test func validatingSetValidatesOnceWithTheStoreOption() throws {
         var kind = try Kind("thing")
         kind.validators["n"] = { value, _, _ in if let n = value?.intValue { value = .int(n + 1) } }
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.validatesOnSet = true
         let t = try TemporaryStore(options: options, kinds: [kind])
         let a = ref("thing/a")

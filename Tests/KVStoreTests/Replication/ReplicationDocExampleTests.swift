@@ -7,13 +7,14 @@ import KVStore   // not @testable: the examples use the public API only
 /// seeded replicas, each run against temporary stores, adapted as little as possible. If an
 /// example here stops compiling, fix the doc comment it came from too.
 @Suite struct ReplicationDocExampleTests {
-    let directory = TemporaryStore.freshPath()
+    let directory: TemporaryDirectory
     let ref = try! RecordRef("person/ada")
 
-    private func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+    init() throws { directory = try TemporaryDirectory() }
+
+    private func path(_ name: String) -> String { directory.path(name) }
 
     @Test func replicator() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let source = try Store(path: path("orders"))
         try source.insert(["name": "Ada"], as: ref)
         let replicator = Replicator(source: source, replicaPath: path("backup"))
@@ -33,7 +34,6 @@ import KVStore   // not @testable: the examples use the public API only
     }
 
     @Test func roleSourcesAndPromote() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let source = try Store(path: path("source"))
         try source.insert(["name": "Ada"], as: ref)
         try Replicator(source: source, replicaPath: path("replica")).run()
@@ -55,8 +55,6 @@ import KVStore   // not @testable: the examples use the public API only
     }
 
     @Test func snapshotAndSeed() throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let source = try Store(path: path("source"))
         try source.insert(["name": "Ada"], as: ref)
         let fd = open(path("snapshot.mdb"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 import KVStore
 
 /// The Observation article's complete example, verbatim between the markers, so that it keeps
 /// compiling and working.
 @Test func readmeObservationSection() async throws {
-    let path = NSTemporaryDirectory() + "kvstore-readme-" + UUID().uuidString
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    let directory = try TemporaryDirectory()
+    let path = directory.path("store")
     // EXAMPLE-OBSERVATION-BEGIN
     let store = try Store(path: path)
     let ada = try RecordRef("person/ada"), invoice = try RecordRef("invoice/1")

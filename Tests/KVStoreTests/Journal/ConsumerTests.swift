@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import KVStore
 
 /// Matches a ``JournalRetentionError`` with the given code, for `#expect(performing:throws:)`.
@@ -42,8 +43,8 @@ func retentionError(_ expected: JournalRetentionError.Code) -> @Sendable (any Er
     }
 
     @Test func theCursorIsStoredAndSurvivesReopening() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         do {
             let store = try Store(path: path)
             try store.insert(["a": 1], as: ada)

@@ -4,7 +4,8 @@ import TestSupport
 @testable import KVStore
 
 /// Group commit: writes that wait for their turn commit together in one LMDB transaction, each
-/// keeping its own commit id, its own outcome and its own notifications.
+/// keeping its own commit id, its own outcome and its own notifications. The stores keep the
+/// default durability (full), not the tests' `.testing`: the syncs a group shares are the point.
 @Suite struct GroupCommitTests {
     struct Refused: Error, Equatable {}
 
@@ -47,7 +48,7 @@ import TestSupport
     /// Writers queued behind a write commit as one group: one LMDB transaction for all of them,
     /// and the queue counts the group — so this fails with grouping off.
     @Test func queuedWritersShareOneTransaction() throws {
-        let t = try TemporaryStore()
+        let t = try TemporaryStore(options: Store.Options())
         let store = t.store
         try store.insert([:], as: ref("seed/s"))
         let transactionsBefore = store.environment.lastTransactionID
@@ -85,7 +86,7 @@ import TestSupport
     /// A body that throws in a group drops only its own changes: its writer gets its own error,
     /// the others commit with consecutive commit ids, and the store verifies.
     @Test func aThrowingWriteFailsAloneInItsGroup() throws {
-        let t = try TemporaryStore()
+        let t = try TemporaryStore(options: Store.Options())
         let store = t.store
         let outcomes = Received<(Int, String)>()
         try store.inOneGroup((0..<4).map { i in {
@@ -112,7 +113,7 @@ import TestSupport
     /// A grouped body that starts a write of its own gets ``StoreError/Code/nestedWrite`` — it
     /// runs on the thread leading the group, which holds the write — and the group goes on.
     @Test func aWriteInsideAGroupedBodyIsANestedWrite() throws {
-        let t = try TemporaryStore()
+        let t = try TemporaryStore(options: Store.Options())
         let store = t.store
         let nested = Received<StoreError.Code?>()
         try store.inOneGroup((0..<3).map { i in {
@@ -132,7 +133,7 @@ import TestSupport
     /// ``StoreError/Code/nestedWrite``, rather than queueing behind a write that could need its
     /// read to end (map growth).
     @Test func aWriteInsideAReadIsRefusedBeforeItQueues() throws {
-        let t = try TemporaryStore()
+        let t = try TemporaryStore(options: Store.Options())
         let store = t.store
         let outcome = Received<StoreError.Code?>()
         let done = DispatchSemaphore(value: 0)
@@ -199,7 +200,7 @@ import TestSupport
 
     /// Typed models and key-value coding writes share a group.
     @Test func typedAndKeyValueWritesShareAGroup() throws {
-        let t = try TemporaryStore()
+        let t = try TemporaryStore(options: Store.Options())
         let store = t.store
         let failures = Failures()
         try store.inOneGroup([
@@ -217,7 +218,7 @@ import TestSupport
 
     /// The example of `Store.write`'s doc comment (group commit).
     @Test func docExample() throws {
-        let t = try TemporaryStore()
+        let t = try TemporaryStore(options: Store.Options())
         let store = t.store
         // Eight threads, each committing small durable writes: they share syncs.
         let counters = try (0..<8).map { _ in try store.insert(["n": 0], kind: "counter") }

@@ -162,7 +162,7 @@ import Testing
     }
 
     @Test func theStoreOptionValidatesEverySetAndInsert() throws {
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.validatesOnSet = true
         let t = try TemporaryStore(options: options, kinds: [try Self.person()])
         let ada = ref("person/ada")

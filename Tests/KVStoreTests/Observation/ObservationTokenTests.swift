@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import KVStore
 
 /// Tokens, and what an observation may start from: a record that does not exist yet.
@@ -79,7 +80,7 @@ import Testing
 
     @Test func anotherStoreOnTheSameDirectorySharesTheObservers() throws {
         let (t, ada) = try TemporaryStore.holding(["n": 0], as: "person/ada")
-        let other = try Store(path: t.path)
+        let other = try Store(path: t.path, options: .testing)
         let received = Received<ObservedChange>()
         let token = try t.store.observe(ada, keyPath: "n") { received.add($0) }
         try other.setValue(1, forKey: "n", of: ada)
@@ -104,11 +105,11 @@ extension ObservationTokenTests {
     }
 
     @Test func aReadOnlyStoreCanBeObserved() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         let ada = ref("person/ada")
         try Store(path: path).insert(["name": "Ada"], as: ada)  // closed again once it goes away
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.readOnly = true
         let store = try Store(path: path, options: options)
         let received = Received<ObservedChange>()

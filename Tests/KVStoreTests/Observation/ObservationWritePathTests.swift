@@ -51,7 +51,7 @@ import Testing
     @Test func anObservationOutlivesTheStoreItWasMadeThrough() throws {
         let (t, ada) = try TemporaryStore.holding(["address": ["city": "London"]], as: "person/ada")
         let received = Received<Value?>()
-        var other: Store? = try Store(path: t.path)
+        var other: Store? = try Store(path: t.path, options: .testing)
         let token = try other!.observe(ada, keyPath: "address.city") { received.add($0.newValue) }
         weak let gone = other
         other = nil
@@ -64,7 +64,7 @@ import Testing
 
 extension ObservationWritePathTests {
     @Test func aWriteReRunAfterMapGrowthAnnouncesEachChangeOnce() throws {
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.mapSize = 64 << 10
         let t = try TemporaryStore(options: options)
         let ada = ref("person/ada")

@@ -12,9 +12,7 @@ import Testing
     let doc = ref("doc/1")
 
     init() throws {
-        var options = Store.Options()
-        options.durability = .noSync
-        t = try TemporaryStore(options: options)
+        t = try TemporaryStore()
     }
 
     /// Plants `values` as an older kvstore stored them: under the record key spelled `id` as
@@ -92,7 +90,7 @@ import Testing
         let seen = Received<[UInt8]>()
         var kind = try Kind("place")
         kind.validators[Self.composed] = { _, key, _ in seen.add(Array(key.utf8)) }
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.validatesOnSet = true
         let s = try TemporaryStore(options: options, kinds: [kind])
         let entryKeys = try s.store.write { txn in

@@ -10,8 +10,8 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
 
 @Suite struct StoreOpeningTests {
     @Test func createsTheDirectoryAndReopensWithTheSameId() throws {
-        let path = TemporaryStore.freshPath() + "/nested/store"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("nested/store")
         let id = try Store(path: path).id
         try Store(path: path).insert(["a": 1], as: ref("k/1"))
         let again = try Store(path: path)
@@ -19,17 +19,18 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
         #expect(try again.record(ref("k/1")) == ["a": 1])
     }
 
-    @Test func withoutCreatingAMissingPathIsNoStore() {
-        var options = Store.Options()
+    @Test func withoutCreatingAMissingPathIsNoStore() throws {
+        var options = Store.Options.testing
         options.createIfMissing = false
-        let path = TemporaryStore.freshPath()
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         #expect(performing: { try Store(path: path, options: options) }, throws: storeError(.noStore))
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
     @Test func aFileWhereTheDirectoryBelongsIsRefused() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         try Data("hello".utf8).write(to: URL(fileURLWithPath: path))
         #expect {
             try Store(path: path)
@@ -39,21 +40,21 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
     }
 
     @Test func aDirectoryWithoutAStoreIsNotAStoreWhenNotCreating() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.createIfMissing = false
         #expect(performing: { try Store(path: path, options: options) }, throws: storeError(.notAStore))
     }
 
     @Test(arguments: [false, true])
     func anEmptyDataFileIsNotAStoreWhenNotCreatingAndStaysEmpty(readOnly: Bool) throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: path + "/data.mdb", contents: nil)
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.createIfMissing = false
         options.readOnly = readOnly
         #expect {
@@ -65,11 +66,11 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
     }
 
     @Test func anEmptyLMDBEnvironmentIsNotMadeAStore() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         do { _ = try Environment.open(path: path) }   // an environment with no database in it
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.createIfMissing = false
         #expect(performing: { try Store(path: path, options: options) }, throws: storeError(.notAStore))
         // Nor when creating: a creation never leaves one in a store's directory (see
@@ -80,8 +81,8 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
     /// An empty data file is refused when creating too, and left as it is: never replaced by a
     /// new store with a new id.
     @Test func anEmptyDataFileIsNotReplacedByANewStore() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: path + "/data.mdb", contents: nil)
         #expect {
@@ -93,16 +94,16 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
     }
 
     @Test func aCorruptDataFileIsNotAStore() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         try Data(repeating: 0x11, count: 16384).write(to: URL(fileURLWithPath: path + "/data.mdb"))
         #expect(performing: { try Store(path: path) }, throws: storeError(.notAStore))
     }
 
     @Test func aForeignLMDBEnvironmentIsNotAStore() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         do {
             let env = try Environment.open(path: path)
@@ -118,7 +119,7 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
             try txn.put(StoreLayout.MetaKey.format, withUnsafeBytes(of: UInt32(99).littleEndian, Array.init), in: t.store.databases.meta)
         }
         #expect {
-            try Store(path: t.path)
+            try Store(path: t.path, options: .testing)
         } throws: { error in
             (error as? StoreError)?.code == .newerFormat && "\(error)".contains("format 99")
         }
@@ -127,14 +128,14 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
     @Test func readOnlyStoresReadButRefuseWrites() throws {
         let t = try TemporaryStore()
         try t.store.insert(["a": 1], as: ref("k/1"))
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.readOnly = true
         let ro = try Store(path: t.path, options: options)
         #expect(try ro.record(ref("k/1")) == ["a": 1])
         #expect(performing: { try ro.setValue(2, forKey: "a", of: ref("k/1")) }, throws: storeError(.readOnly))
     }
 
-    @Test func lmdbUtilitiesReadTheStore() throws {
+    @Test(.tags(.subprocess), .skippedByTag) func lmdbUtilitiesReadTheStore() throws {
         let t = try TemporaryStore()
         try t.store.insert(["name": "Ada"], as: ref("person/ada"))
         for tool in ["/usr/bin/mdb_stat", "/usr/bin/mdb_dump"] {
@@ -148,11 +149,11 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
 @Suite struct StoreSharingTests {
     @Test func twoStoresOnOnePathShareTheEnvironmentAndSeeEachOthersWrites() throws {
         let t = try TemporaryStore()
-        let second = try Store(path: t.path)
+        let second = try Store(path: t.path, options: .testing)
         #expect(second.environment === t.store.environment)
         try second.insert(["a": 1], as: ref("k/1"))
         #expect(try t.store.record(ref("k/1")) == ["a": 1])
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.readOnly = true
         let reader = try Store(path: t.path, options: options)
         #expect(try reader.record(ref("k/1")) == ["a": 1])
@@ -161,7 +162,7 @@ private func storeError(_ expected: StoreError.Code) -> @Sendable (any Error) ->
 }
 
 @Test func reopeningWithAnotherDurabilityInOneProcessIsRefused() throws {
-    let t = try TemporaryStore()
+    let t = try TemporaryStore(options: Store.Options())   // durability full: the subject
     var options = Store.Options()
     options.durability = .noSync
     #expect {

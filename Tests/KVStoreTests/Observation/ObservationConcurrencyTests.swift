@@ -11,9 +11,7 @@ import TestSupport
     /// are released on threads other than their own. The steady observers see every change of
     /// their record once, in journal order, and nothing deadlocks.
     @Test func observersStartAndStopWhileThreadsWrite() throws {
-        var options = Store.Options()
-        options.durability = .noSync  // the point is interleaving, not fsync
-        let t = try TemporaryStore(options: options)
+        let t = try TemporaryStore()
         let store = t.store
         let records = (0..<4).map { ref("counter/\($0)") }
         for record in records { try store.insert(["n": 0], as: record) }
@@ -66,9 +64,7 @@ import TestSupport
     /// the first (each waiting for its own delivery): no deadlock, every mirror write is
     /// delivered, in journal order, and the mirror ends on the last value.
     @Test func callbacksWriteWhileOtherThreadsWaitForTheirDelivery() throws {
-        var options = Store.Options()
-        options.durability = .noSync
-        let t = try TemporaryStore(options: options)
+        let t = try TemporaryStore()
         let store = t.store
         let source = ref("counter/source"), mirror = ref("counter/mirror")
         try store.insert(["n": 0], as: source)

@@ -6,9 +6,8 @@ import Testing
     /// Starting from a 64 KiB map, 50 MB of records and their journal entries go in: the map grows
     /// (at a put or at commit) and the writes are re-run, invisibly to the caller.
     @Test func fiftyMegabytesIntoATinyMap() throws {
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.mapSize = 64 << 10
-        options.durability = .noSync  // the point is growth, not fsync speed
         let t = try TemporaryStore(options: options)
         let payload = Value.bytes(Data(repeating: 0xC3, count: 10_000))
         for batch in 0..<25 {

@@ -13,7 +13,7 @@ import TestSupport
     @Test func twoStoresOnOneDirectoryShareGroupsAndObservers() throws {
         let t = try TemporaryStore()
         let first = t.store
-        let second = try Store(path: t.path)
+        let second = try Store(path: t.path, options: .testing)
         let record = ref("counter/c")
         try first.insert(["n": 0], as: record)
         let seen = Received<ObservedChange>()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import KVStore
 
 /// The framed stream: what the writer writes, the reader reads back, and every way a stream can
@@ -240,8 +241,8 @@ import Testing
     }
 
     @Test func readsFromAFileDescriptorInChunks() throws {
-        let path = TemporaryStore.freshPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("stream")
         let bytes = try exported(source.store)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))

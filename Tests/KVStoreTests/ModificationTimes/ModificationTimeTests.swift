@@ -56,7 +56,7 @@ import Testing
     @Test func timesAreDurable() throws {
         try store.insert(["title": "a"], as: ada)
         let stamps = try store.read { try $0.modificationTimes(of: ada) }
-        var options = Store.Options()
+        var options = Store.Options.testing
         options.kinds = [try Self.tracked()]
         let again = try Store(path: t.path, options: options)
         #expect(try again.read { try $0.modificationTimes(of: ada) } == stamps)
