@@ -66,7 +66,7 @@ let package = Package(
             name: "KVStoreTests",
             dependencies: ["KVStore", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict),
-        .testTarget(name: "KVStoreTemplatesTests", dependencies: ["KVStoreTemplates", "KVStore"], swiftSettings: strict),
+        .testTarget(name: "KVStoreTemplatesTests", dependencies: ["KVStoreTemplates", "KVStore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStoreCLITests", dependencies: ["kvstore", "KVStore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStoreNetworkTests", dependencies: ["KVStoreNetwork", "KVStore", "TestSupport"], swiftSettings: strict),
     ],

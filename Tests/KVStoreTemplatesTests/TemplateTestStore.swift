@@ -1,15 +1,17 @@
 import Foundation
 import KVStore
+import TestSupport
 
-/// A store in its own fresh temporary directory, removed when the value goes away: the records
-/// the template tests render.
+/// A store in its own temporary directory (``TemporaryDirectory``), removed when the value goes
+/// away: the records the template tests render.
 final class TemplateTestStore {
-    let path = NSTemporaryDirectory() + "kvstore-template-tests-" + UUID().uuidString
+    private let directory: TemporaryDirectory
     let store: Store
 
     init() throws {
-        store = try Store(path: path)
+        directory = try TemporaryDirectory()
+        var options = Store.Options()
+        options.durability = .noSync   // durability is not what these tests are about
+        store = try Store(path: directory.path("store"), options: options)
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 }
