@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import KVStore
+
+@Suite("KeyPathPredicate errors")
+struct PredicateErrorTests {
+    @Test("each malformed predicate is one line naming line, column and what was expected")
+    func messages() {
+        let cases: [(String, KeyPathPredicateError.Code, String)] = [
+            ("name == ", .syntax, "expected a value after '==' at line 1, column 9"),
+            ("name ==\n  AND x == 1", .syntax, "expected a value after '==', found 'AND' at line 2, column 3"),
+            ("", .syntax, "expected a predicate at line 1, column 1"),
+            ("name", .syntax, "expected a comparison operator (==, !=, <, <=, >, >=, BETWEEN, IN, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES) after 'name' at line 1, column 5"),
+            ("name LIKES 'a'", .syntax, "expected a comparison operator (==, !=, <, <=, >, >=, BETWEEN, IN, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES) after 'name', found 'LIKES' at line 1, column 6"),
+            ("(a == 1", .syntax, "expected ')' or a continuation of the predicate after '1' at line 1, column 8"),
+            ("a == 1 b == 2", .syntax, "expected AND, OR or the end of the predicate after '1', found 'b' at line 1, column 8"),
+            ("a == 'open", .syntax, "expected ' to close the string that starts at line 1, column 6"),
+            ("a == 1 ^ 2", .syntax, "unexpected character '^' at line 1, column 8"),
+            ("a ==[x] 1", .syntax, "expected c, d or cd in the options, found 'x' at line 1, column 6"),
+            ("a BETWEEN {1}", .syntax, "expected two bounds {low, high} after 'BETWEEN', found 1 at line 1, column 13"),
+            ("a == 99999999999999999999", .invalidLiteral, "the integer 99999999999999999999 is out of the range of Int64 at line 1, column 6"),
+            ("a == 1e999", .invalidLiteral, "the number 1e999 is out of the range of a double at line 1, column 6"),
+            (#"a == 'bad \q'"#, .invalidLiteral, #"unknown escape '\q' at line 1, column 11"#),
+            (#"a == '\uD800'"#, .invalidLiteral, #"'\u' names a surrogate, not a character at line 1, column 7"#),
+            ("a == CAST('soon', 'NSDate')", .invalidLiteral, "'soon' is not a date: give ISO 8601 (2024-05-01T12:00:00Z) or seconds since 2001 at line 1, column 11"),
+            ("a == CAST('1', 'NSNumber')", .syntax, "expected 'NSDate' or 'JSON' as the type to cast to, found 'NSNumber' at line 1, column 16"),
+            ("a.@avgs == 1", .invalidKeyPath, "unknown collection operator '@avgs'; expected one of \(CollectionOperator.list) at line 1, column 3"),
+            ("a MATCHES '(unclosed'", .invalidRegularExpression, "'(unclosed' is not a regular expression for MATCHES at line 1, column 11"),
+            ("SUBQUERY(lines, l, TRUEPREDICATE).@count > 0", .syntax, "expected a $variable after ',', found 'l' at line 1, column 17"),
+            ("a == $", .syntax, "expected a name after '$' at line 1, column 6"),
+            ("AND == 1", .syntax, "expected a predicate, found 'AND' at line 1, column 1"),
+        ]
+        for (text, code, message) in cases {
+            let error = parseError(text)
+            #expect(error?.code == code, "\(text)")
+            #expect(error?.description == message, "\(text)")
+            #expect(error?.description.contains("\n") == false)
+        }
+    }
+
+    @Test("nesting beyond the cap is an error; at the cap it parses")
+    func nesting() throws {
+        let limit = KeyPathPredicate.maximumNesting
+        let deep = String(repeating: "(", count: limit) + "a == 1" + String(repeating: ")", count: limit)
+        #expect(try KeyPathPredicate(deep) == compare(path("a"), .equal, .constant(1)))
+        for text in [
+            String(repeating: "(", count: limit + 1) + "a == 1" + String(repeating: ")", count: limit + 1),
+            String(repeating: "NOT ", count: limit + 1) + "a == 1",
+            String(repeating: "!", count: 100_000) + "a == 1",
+            "a IN " + String(repeating: "{", count: 100_000),
+            String(repeating: "SUBQUERY(a, $x, ", count: limit + 1),
+        ] {
+            #expect(parseError(text)?.code == .nestedTooDeeply, "\(text.prefix(20))")
+        }
+    }
+
+    @Test("huge and hostile inputs give an error or a value, never a crash")
+    func hostileInputs() throws {
+        let long = (0 ..< 20_000).map { "a\($0) == \($0)" }.joined(separator: " AND ")
+        guard case .and(let operands) = try KeyPathPredicate(long) else { Issue.record("not an AND"); return }
+        #expect(operands.count == 20_000)
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ab$@#.'\"\\`(){}[],=!<>&|- 0123456789eANDORNOTINANYSUBQUERYCAST\n\u{E9}")
+        for _ in 0 ..< 2000 {
+            let text = String((0 ..< Int.random(in: 0 ... 40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            if let error = parseError(text) {
+                #expect(error.line != nil && !error.description.contains("\n"), "\(text)")
+            }
+        }
+    }
+}
