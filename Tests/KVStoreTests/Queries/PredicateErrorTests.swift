@@ -68,4 +68,24 @@ struct PredicateErrorTests {
             }
         }
     }
+
+    @Test("evaluation errors: an unbound variable and a bad pattern in a variable")
+    func evaluationErrors() throws {
+        let fixture = try TemporaryStore()
+        let ada = try fixture.store.insert(["name": "Ada"], kind: "person")
+        try fixture.store.read { txn in
+            #expect(throws: KeyPathPredicateError(.unboundVariable, "the variable $who has no value; pass it in variables")) {
+                try txn.evaluate(KeyPathPredicate("FALSEPREDICATE AND name == $who"), on: ada)
+            }
+            #expect(throws: KeyPathPredicateError(.unboundVariable, "the variable $x has no value; pass it in variables")) {
+                try txn.evaluate(KeyPathPredicate("SUBQUERY(tags, $t, $t == $x).@count > 0"), on: ada)
+            }
+            #expect(throws: KeyPathPredicateError(.invalidRegularExpression, "'[' is not a regular expression for MATCHES")) {
+                try txn.evaluate(KeyPathPredicate("name MATCHES $pattern"), on: ada, variables: ["pattern": "["])
+            }
+            #expect(throws: KeyValueCodingError.self) {
+                try txn.evaluate(KeyPathPredicate("TRUEPREDICATE"), on: RecordRef("person/nobody"))
+            }
+        }
+    }
 }
