@@ -13,7 +13,7 @@
 /// print(same)  // age >= 18 AND NOT name BEGINSWITH "A"
 /// ```
 ///
-/// See <doc:Predicates> for the grammar and the evaluation rules.
+/// See <doc:PredicateLanguage> for the grammar and the evaluation rules.
 public indirect enum KeyPathPredicate: Sendable, Hashable, CustomStringConvertible {
     /// `TRUEPREDICATE`: every record.
     case `true`

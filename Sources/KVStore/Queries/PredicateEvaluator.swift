@@ -2,7 +2,7 @@ import Foundation
 
 /// Evaluates a ``KeyPathPredicate`` against one record, reading key paths with ``KeyPathEvaluator``.
 ///
-/// The rules (<doc:Predicates>):
+/// The rules (<doc:PredicateLanguage>):
 /// - A key path that is missing, runs into a value that is not a container, or fails an operator
 ///   gives no value, and a comparison with no value is false; `== nil` and `!= nil` (a `nil`
 ///   literal on either side) test whether a value is there.

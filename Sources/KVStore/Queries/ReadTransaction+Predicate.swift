@@ -1,4 +1,4 @@
-/// Evaluating predicates (<doc:Predicates>).
+/// Evaluating predicates (<doc:PredicateLanguage>).
 extension ReadTransaction {
     /// Whether the record satisfies the predicate, reading its key paths in this transaction
     /// (through dictionaries, arrays, references to other records and collection operators).
@@ -12,7 +12,10 @@ extension ReadTransaction {
     ///
     /// A missing key, a dangling reference or a type mismatch makes a comparison false, never an
     /// error.
-    /// - Parameter variables: the values of the predicate's `$variables`.
+    /// - Parameters:
+    ///   - predicate: the condition, parsed or built in Swift.
+    ///   - ref: the record it is evaluated on.
+    ///   - variables: the values of the predicate's `$variables`.
     /// - Throws: ``KeyPathPredicateError`` for a `$variable` not in `variables` (checked before anything
     ///   is read) or a `MATCHES` pattern that is not a regular expression;
     ///   ``KeyValueCodingError/Code/recordNotFound`` when there is no record `ref`; and what a
