@@ -41,9 +41,15 @@ public struct KeyPathPredicateError: Error, Sendable, Hashable, CustomStringConv
         return "\(message) at line \(line), column \(column)"
     }
 
+    /// An error; control characters in `message` (from a quoted key or string) are escaped so
+    /// that it stays one line.
     init(_ code: Code, _ message: String, line: Int? = nil, column: Int? = nil) {
         self.code = code
-        self.message = message
+        var oneLine = ""
+        for scalar in message.unicodeScalars {
+            oneLine += scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
+        }
+        self.message = oneLine
         self.line = line
         self.column = column
     }

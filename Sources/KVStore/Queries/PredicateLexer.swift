@@ -108,12 +108,10 @@ struct PredicateLexer {
         return true
     }
 
-    /// The token's text for a one-line message: its first 40 scalars, control characters escaped.
+    /// The token's text for messages: its first 40 scalars (``KeyPathPredicateError`` escapes
+    /// control characters).
     private func text(from start: Int) -> String {
-        var text = ""
-        for scalar in scalars[start ..< index].prefix(40) {
-            text += scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
-        }
+        var text = String(String.UnicodeScalarView(scalars[start ..< index].prefix(40)))
         if index - start > 40 { text += "…" }
         return text
     }

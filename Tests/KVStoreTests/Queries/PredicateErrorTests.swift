@@ -61,6 +61,9 @@ struct PredicateErrorTests {
         #expect(operands.count == 20_000)
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("ab$@#.'\"\\`(){}[],=!<>&|- 0123456789eANDORNOTINANYSUBQUERYCAST\n\u{E9}")
+        for text in ["`@\n` == 1", "a == 'x\\\n'", "a == 'line\nbreak' b"] {
+            #expect(parseError(text)?.description.contains("\n") == false, "\(text)")
+        }
         for _ in 0 ..< 2000 {
             let text = String((0 ..< Int.random(in: 0 ... 40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
             if let error = parseError(text) {
