@@ -28,6 +28,10 @@ extension PredicateParser {
         case .escapedWord(let word):
             advance()
             return .keyPath(try keyPath(startingWith: [.key(word)], at: start))
+        case .atWord(let name):
+            let op = try collectionOperator(name)
+            advance()
+            return .keyPath(try keyPath(startingWith: [.operator(op)], at: start))
         case .variable(let name):
             advance()
             return .variable(name, keyPath: try optionalKeyPath())
@@ -144,6 +148,15 @@ extension PredicateParser {
         return .int(int)
     }
 
+    /// The operator `@name` names, at the current token.
+    private func collectionOperator(_ name: String) throws(KeyPathPredicateError) -> CollectionOperator {
+        guard let op = CollectionOperator(rawValue: name) else {
+            throw error(.invalidKeyPath, "unknown collection operator '@\(name)'; expected one of \(CollectionOperator.list)",
+                        at: current)
+        }
+        return op
+    }
+
     /// `.key.@op.key` after a variable or a subquery; nil when no `.` follows.
     private mutating func optionalKeyPath() throws(KeyPathPredicateError) -> KeyValuePath? {
         guard current.kind == .symbol(".") else { return nil }
@@ -160,11 +173,7 @@ extension PredicateParser {
             case .word(let key), .escapedWord(let key):
                 components.append(.key(key))
             case .atWord(let name):
-                guard let op = CollectionOperator(rawValue: name) else {
-                    throw error(.invalidKeyPath, "unknown collection operator '@\(name)'; expected one of \(CollectionOperator.list)",
-                                at: current)
-                }
-                components.append(.operator(op))
+                components.append(.operator(try collectionOperator(name)))
             default:
                 throw expected("a key or a collection operator")
             }

@@ -22,6 +22,7 @@ struct PredicateDescriptionTests {
         "when > CAST(1e+20, \"NSDate\") OR when == CAST(\"NaN\", \"NSDate\")",
         "customer == CAST(\"{\\\"$ref\\\":\\\"person/ada\\\"}\", \"JSON\")",
         "lines.@sum.amount >= 100 AND tags.@count > 2",
+        "@count == 0 OR @sum.`a b` < 1",
     ]
 
     @Test("canonical texts print as written and parse back", arguments: canonical)
@@ -86,9 +87,9 @@ enum RandomPredicate {
     }
 
     static func expression(depth: Int, using random: inout some RandomNumberGenerator) -> KeyPathExpression {
-        let keyPath = ["a", "b.c", "lines.@sum.amount", "tags.@count", "@count"].randomElement(using: &random)!
+        let keyPath = ["a", "b.c", "lines.@sum.amount", "tags.@count", "@count", "@max.in"].randomElement(using: &random)!
         switch Int.random(in: 0 ..< (depth > 0 ? 6 : 4), using: &random) {
-        case 0: return .keyPath(try! KeyValuePath(["name", "address.city", "lines.qty", "in.ALL"].randomElement(using: &random)!))
+        case 0: return .keyPath(try! KeyValuePath(["name", "address.city", "lines.qty", "in.ALL", "@avg.x"].randomElement(using: &random)!))
         case 1: return .constant([.null, true, 7, -2.5, "s", .date(Date(timeIntervalSinceReferenceDate: 3))].randomElement(using: &random)!)
         case 2: return .variable("v", keyPath: Bool.random(using: &random) ? nil : try! KeyValuePath(keyPath))
         case 3: return .list([])

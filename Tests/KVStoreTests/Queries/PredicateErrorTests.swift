@@ -28,6 +28,7 @@ struct PredicateErrorTests {
             ("a MATCHES '(unclosed'", .invalidRegularExpression, "'(unclosed' is not a regular expression for MATCHES at line 1, column 11"),
             ("SUBQUERY(lines, l, TRUEPREDICATE).@count > 0", .syntax, "expected a $variable after ',', found 'l' at line 1, column 17"),
             ("a == $", .syntax, "expected a name after '$' at line 1, column 6"),
+            ("@nope == 1", .invalidKeyPath, "unknown collection operator '@nope'; expected one of \(CollectionOperator.list) at line 1, column 1"),
             ("AND == 1", .syntax, "expected a predicate, found 'AND' at line 1, column 1"),
         ]
         for (text, code, message) in cases {
