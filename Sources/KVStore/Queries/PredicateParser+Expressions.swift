@@ -18,7 +18,10 @@ extension PredicateParser {
             case "NIL", "NULL": return constant(.null)
             case "TRUE", "YES": return constant(.bool(true))
             case "FALSE", "NO": return constant(.bool(false))
-            case "SUBQUERY": return try nested { (parser) throws(KeyPathPredicateError) in try parser.subquery() }
+            case "SUBQUERY":
+                return try nested(cost: KeyPathPredicate.subqueryNestingCost) { (parser) throws(KeyPathPredicateError) in
+                    try parser.subquery()
+                }
             case "CAST": return try cast()
             case let upper where Self.reservedWords.contains(upper): throw expected(what)
             default:

@@ -65,13 +65,15 @@ struct PredicateParser {
         KeyPathPredicateError(code, message, line: token.line, column: token.column)
     }
 
-    /// Runs `body` one nesting level deeper, refusing to go past the cap.
-    mutating func nested<T>(_ body: (inout PredicateParser) throws(KeyPathPredicateError) -> T) throws(KeyPathPredicateError) -> T {
-        guard depth < KeyPathPredicate.maximumNesting else {
+    /// Runs `body` `cost` nesting levels deeper, refusing to go past the cap.
+    mutating func nested<T>(
+        cost: Int = 1, _ body: (inout PredicateParser) throws(KeyPathPredicateError) -> T
+    ) throws(KeyPathPredicateError) -> T {
+        guard depth + cost <= KeyPathPredicate.maximumNesting else {
             throw error(.nestedTooDeeply, "the predicate nests deeper than \(KeyPathPredicate.maximumNesting) levels", at: current)
         }
-        depth += 1
-        defer { depth -= 1 }
+        depth += cost
+        defer { depth -= cost }
         return try body(&self)
     }
 
@@ -179,8 +181,13 @@ struct PredicateParser {
 }
 
 extension KeyPathPredicate {
-    /// How deeply a parsed predicate nests parentheses, `NOT`s, lists and subqueries: far beyond
-    /// any real query, and shallow enough that parsing, printing and evaluating it stay far from
-    /// the end of a thread's stack.
+    /// How deeply a parsed predicate nests parentheses, `NOT`s, lists and subqueries (a subquery
+    /// counts as ``subqueryNestingCost`` levels): far beyond any real query, and shallow enough
+    /// that parsing, printing and evaluating it fit in a thread's stack of 512 KiB.
     public static let maximumNesting = 100
+
+    /// The levels of ``maximumNesting`` one `SUBQUERY` takes: each costs about five times the
+    /// stack of a parenthesis (measured: 99 nested subqueries overflowed 512 KiB, 100 parentheses
+    /// fit in 256 KiB).
+    public static let subqueryNestingCost = 5
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import KVStore
 
@@ -49,10 +50,42 @@ struct PredicateErrorTests {
             String(repeating: "NOT ", count: limit + 1) + "a == 1",
             String(repeating: "!", count: 100_000) + "a == 1",
             "a IN " + String(repeating: "{", count: 100_000),
-            String(repeating: "SUBQUERY(a, $x, ", count: limit + 1),
+            String(repeating: "SUBQUERY(a, $x, ", count: limit / KeyPathPredicate.subqueryNestingCost + 1),
         ] {
             #expect(parseError(text)?.code == .nestedTooDeeply, "\(text.prefix(20))")
         }
+    }
+
+    @Test("a predicate at the nesting cap parses, prints and evaluates on a thread with a 512 KiB stack")
+    func nestingFitsSmallStacks() throws {
+        let fixture = try TemporaryStore()
+        let store = fixture.store
+        let record = try store.insert(["lines": [["qty": 1]]], kind: "invoice")
+        let limit = KeyPathPredicate.maximumNesting
+        let subqueries = limit / KeyPathPredicate.subqueryNestingCost
+        #expect(parseError(String(repeating: "SUBQUERY(lines, $l, ", count: subqueries + 1))?.code == .nestedTooDeeply)
+        let texts = [
+            String(repeating: "NOT (", count: limit / 2) + "lines.qty == 1" + String(repeating: ")", count: limit / 2),
+            String(repeating: "SUBQUERY(lines, $l, ", count: subqueries) + "$l.qty == 1"
+                + String(repeating: ").@count == 1", count: subqueries) + " AND FALSEPREDICATE",
+            "lines.qty IN " + String(repeating: "{", count: limit) + "1" + String(repeating: "}", count: limit),
+        ]
+        let results = Mutex<[Bool]>([])
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            for text in texts {
+                guard let predicate = try? KeyPathPredicate(text),
+                      (try? KeyPathPredicate(predicate.description)) == predicate,
+                      let holds = try? store.read({ try $0.evaluate(predicate, on: record) })
+                else { return }
+                results.withLock { $0.append(holds) }
+            }
+        }
+        thread.stackSize = 512 * 1024
+        thread.start()
+        done.wait()
+        #expect(results.withLock { $0 } == [true, false, false])
     }
 
     @Test("huge and hostile inputs give an error or a value, never a crash")
