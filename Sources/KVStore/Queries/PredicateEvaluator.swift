@@ -16,6 +16,8 @@ struct PredicateEvaluator<Source: KeyValueSource> {
     let source: Source
     let record: RecordRef
     var variables: [String: Value]
+    /// `MATCHES` patterns compiled so far in this evaluation (a subquery may meet one per element).
+    let compiled = CompiledPatterns()
 
     func holds(_ predicate: KeyPathPredicate) throws -> Bool {
         switch predicate {
@@ -80,9 +82,15 @@ struct PredicateEvaluator<Source: KeyValueSource> {
 
     private func regularExpression(_ comparison: PredicateComparison, pattern: Value?) throws -> NSRegularExpression? {
         guard comparison.operator == .matches, case .string(let pattern)? = pattern else { return nil }
+        let key = "\(comparison.options.rawValue):\(pattern)"
+        if let known = compiled.patterns[key] { return known }
         let folded = comparison.options.contains(.diacriticInsensitive)
             ? StringFolding.fold(pattern, .diacriticInsensitive) : pattern
-        return try StringMatching.regularExpression(folded, caseInsensitive: comparison.options.contains(.caseInsensitive))
+        let regularExpression = try StringMatching.regularExpression(
+            folded, caseInsensitive: comparison.options.contains(.caseInsensitive)
+        )
+        compiled.patterns[key] = regularExpression
+        return regularExpression
     }
 
     // MARK: - Expressions
@@ -149,4 +157,9 @@ extension KeyPathExpression {
                 ?? subquery.predicate.unboundVariable(bound.union([subquery.variable]))
         }
     }
+}
+
+/// The regular expressions one evaluation has compiled, by options and pattern.
+final class CompiledPatterns {
+    var patterns: [String: NSRegularExpression] = [:]
 }

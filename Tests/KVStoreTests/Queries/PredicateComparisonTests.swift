@@ -65,6 +65,7 @@ struct PredicateComparisonTests {
     func variables() throws {
         #expect(try store.holds("born == $year AND name IN $names", nil, ["year": 1815, "names": ["Olav", "Ada"]]))
         #expect(try store.holds("born IN {$a, $b}", nil, ["a": 1, "b": 1815]))
+        #expect(try store.holds("born BETWEEN $bounds", nil, ["bounds": [1800, 1815.0]]))
         #expect(try store.holds("$who.name == 'Ada'", nil, ["who": .reference(store.ada)]))
     }
 

@@ -70,6 +70,7 @@ struct PredicateToManyTests {
             "SUBQUERY(lines, $l, SUBQUERY($l.tags, $t, $t == $tag).@count > 0).@count == $n", store.invoice,
             ["tag": "y", "n": 2]
         ))
+        #expect(try store.holds("SUBQUERY(lines, $l, $l.sku MATCHES[c] '[ab]').@count == 2", store.invoice))
         #expect(try store.holds("SUBQUERY(lines, $l, $l.amount > 1000).@count == 0", store.invoice))
         #expect(try store.holds("SUBQUERY(nickname, $x, TRUEPREDICATE).@count == 0"))
     }
