@@ -41,6 +41,13 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
     /// reference each step (`friend.friend.…`) ended the process with a stack overflow.
     public static let maximumComponents = 512
 
+    /// The most nested calls one evaluation makes: one per component, and one per array a key
+    /// maps (`items.name` maps each element of `items`, and of arrays inside it) without using
+    /// up a component. The deepest value of a record under the longest path takes 1,023; a
+    /// path through references to arrays of references (`f.f.…`, each `f` 500 arrays deep)
+    /// would take hundreds of thousands, and overflowed the stack.
+    static let maximumDepth = maximumComponents + KeyValueCodingError.maximumRecordNesting + 1
+
     /// Parses a dot-separated key path.
     ///
     /// - Throws: ``KeyValueCodingError`` with code ``KeyValueCodingError/Code/invalidKeyPath`` for an
