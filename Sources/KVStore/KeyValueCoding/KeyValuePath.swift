@@ -36,8 +36,10 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
     public let components: [Component]
 
     /// The most components a key path has: enough to reach the deepest value a record holds (it
-    /// nests at most 511 levels), few enough that evaluating it, one call per component, stays
-    /// far from the end of a thread's stack. A path of 10,000 components that followed a
+    /// nests at most 511 levels), few enough that evaluating it, a call per component (about
+    /// 1 KiB of stack each in a release build, 3 KiB in a debug one), fits the 8 MiB stack of a
+    /// main or default Linux thread; a 512 KiB thread (Darwin's secondary threads) may be too
+    /// small for the longest paths in a debug build. A path of 10,000 components that followed a
     /// reference each step (`friend.friend.…`) ended the process with a stack overflow.
     public static let maximumComponents = 512
 
