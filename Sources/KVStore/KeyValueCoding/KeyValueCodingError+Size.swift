@@ -41,7 +41,7 @@ extension KeyValueCodingError {
     static func evaluatedTooDeeply(keyPath: String) -> Self {
         Self(
             code: .nestedTooDeeply,
-            message: "cannot evaluate '\(keyPath.prefix(60))\(keyPath.count > 60 ? "…" : "")': it goes through more than "
+            message: "cannot evaluate '\(KeyValuePath.quotedStart(of: keyPath))': it goes through more than "
                 + "\(KeyValuePath.maximumDepth) levels of values and arrays (references to arrays of references)",
             keyPath: keyPath)
     }

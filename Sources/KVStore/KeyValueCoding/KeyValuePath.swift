@@ -97,8 +97,14 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
         guard count > maximumComponents else { return }
         throw KeyValueCodingError(
             code: .invalidKeyPath,
-            message: "invalid key path '\(text.prefix(60))…': it has \(count) components; a key path has at most \(maximumComponents)",
+            message: "invalid key path '\(quotedStart(of: text))': it has \(count) components; a key path has at most \(maximumComponents)",
             keyPath: text)
+    }
+
+    /// The first 60 characters of a long path's `text`, and `…` when that is not all: what an
+    /// error about a path too long or too deep quotes.
+    static func quotedStart(of text: String) -> String {
+        text.count > 60 ? text.prefix(60) + "…" : text
     }
 
     /// The path as written: components joined by dots.
