@@ -48,7 +48,7 @@ struct OpenedFiles: Sendable {
     private let identities: [FileIdentity?]
 
     init(directory: String, handle: OpaquePointer) {
-        directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        directoryDescriptor = open(directory, Self.directoryAccess | O_DIRECTORY | O_CLOEXEC)
         var descriptor: mdb_filehandle_t = -1
         let data = mdb_env_get_fd(handle, &descriptor) == 0 ? FileIdentity(descriptor: descriptor) : nil
         let lock = directoryDescriptor >= 0 ? FileIdentity("lock.mdb", in: directoryDescriptor) : nil
@@ -66,6 +66,16 @@ struct OpenedFiles: Sendable {
         }
         return nil
     }
+
+    /// How the directory is opened: on Linux with `O_PATH`, which needs no permission to read
+    /// the directory (a store directory of mode 0300 may be entered and written, not listed,
+    /// and opening it for reading failed there, which turned the check off), and serves
+    /// `fstatat` all the same. Swift's Glibc module leaves `O_PATH` out (it is `_GNU_SOURCE`).
+    #if os(Linux)
+    private static let directoryAccess: Int32 = 0o10000000   // O_PATH, <bits/fcntl-linux.h>
+    #else
+    private static let directoryAccess: Int32 = O_RDONLY
+    #endif
 
     /// Closes the directory's descriptor (with the environment).
     func closeDirectory() {

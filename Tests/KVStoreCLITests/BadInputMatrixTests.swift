@@ -148,6 +148,8 @@ extension BadInputMatrixTests {
         (["load", "STORE", "-"], #"{"kind":"note","id":"a\u009b\u0007","values":{}}"#, #"invalid record reference 'note/a\u{9B}\x07'"#),
         (["get", "STORE", "note/\u{1B}[31mred"], nil, #"invalid record reference 'note/\x1B[31mred'"#),
         (["get", "STORE", "person/ada", "x.\u{1B}]0;title\u{7}."], nil, #"invalid key path 'x.\x1B]0;title\x07.'"#),
+        // A bidirectional control would reorder the line on the terminal: escaped too.
+        (["get", "STORE", "note/a\u{202E}b\u{2066}c"], nil, #"note/a\u{202E}b\u{2066}c: no such record"#),
         (["set", "STORE", "note/" + longID, "k", "1"], nil, "kind and id take 605 bytes, more than LMDB's key limit of 511"),
         (["get", "STORE", "note/" + longID], nil, "kind and id take 605 bytes"),
         (["rm", "STORE", "note/" + longID], nil, "kind and id take 605 bytes"),

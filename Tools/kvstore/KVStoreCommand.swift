@@ -43,6 +43,7 @@ struct KVStoreCommand: ParsableCommand {
     /// error — `kvstore: <problem> (see 'kvstore <command> --help')` with status 64 — instead of
     /// ArgumentParser's message followed by the usage text; `--help` and `--version` print as usual.
     static func main() {
+        StandardDescriptors.occupyClosed()
         if let invalid = RawArguments.firstInvalid(in: RawArguments.current()) {
             StandardError.report(invalid)
             exit(withError: ExitCode(64))

@@ -65,18 +65,20 @@ enum StandardError {
     /// Writes `kvstore: <message>` as a single line: line breaks in `message` become spaces, and
     /// other control characters (which come from input: ids, keys, file names) are written
     /// escaped, `\x1B` or `\u{9B}`, so that none reaches the terminal (an ESC starts a terminal
-    /// command; a NUL cuts the line for some readers).
+    /// command; a NUL cuts the line for some readers), and so are the bidirectional controls
+    /// (`\u{202E}`: they reorder what the terminal shows, so a line could read as another).
     static func report(_ message: String) {
         let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
         FileDescriptorOutput.writeAll(Array("kvstore: \(escapingControls(oneLine))\n".utf8), to: 2)
     }
 
-    /// `text` with each control character (C0, DEL, C1) written as an escape.
+    /// `text` with each control character (C0, DEL, C1) and each bidirectional control (U+061C,
+    /// U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) written as an escape.
     static func escapingControls(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var escaped = ""
         for scalar in text.unicodeScalars {
-            if scalar.properties.generalCategory != .control {
+            if !needsEscape(scalar) {
                 escaped.unicodeScalars.append(scalar)
             } else if scalar.value < 0x80 {
                 escaped += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
@@ -85,6 +87,10 @@ enum StandardError {
             }
         }
         return escaped
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
     }
 }
 

@@ -70,7 +70,7 @@ package enum KeyPathEvaluator {
         source: some KeyValueSource,
         fullPath: KeyValuePath
     ) throws -> Value? {
-        try Walk(source: source, fullPath: fullPath).value(at: path, in: value, isElement: false)
+        try Walk(source: source, fullPath: fullPath).value(at: path, in: value, isElement: false, depth: 0)
     }
 }
 
@@ -86,27 +86,30 @@ private struct Walk<Source: KeyValueSource> {
         self.fullText = fullPath.description
     }
 
-    /// - Parameter isElement: `value` is an element of the collection the path names so far.
+    /// - Parameters:
+    ///   - isElement: `value` is an element of the collection the path names so far.
+    ///   - depth: the calls made so far, one per component and per array a key maps.
     func value(
-        at path: ArraySlice<KeyValuePath.Component>, in value: Value?, isElement: Bool
+        at path: ArraySlice<KeyValuePath.Component>, in value: Value?, isElement: Bool, depth: Int
     ) throws -> Value? {
         guard let component = path.first else { return value }
-        let rest = path.dropFirst()
+        guard depth < KeyValuePath.maximumDepth else { throw KeyValueCodingError.evaluatedTooDeeply(keyPath: fullText) }
+        let rest = path.dropFirst(), depth = depth + 1
         switch (component, value) {
         case (.key, nil), (.key, .null?):
             return nil
         case (.operator(let op), nil), (.operator(let op), .null?):
             return op == .count || op == .sum ? .int(0) : nil
         case (.key, .array(let elements)?):
-            return .array(try elements.map { try self.value(at: path, in: $0, isElement: true) ?? .null })
+            return .array(try elements.map { try self.value(at: path, in: $0, isElement: true, depth: depth) ?? .null })
         case (.operator(let op), .array(let elements)?):
             return try op.apply(to: elements, keyPath: fullText) {
-                try self.value(at: rest, in: $0, isElement: true)
+                try self.value(at: rest, in: $0, isElement: true, depth: depth)
             }
         case (.key(let key), .dictionary(let dictionary)?):
-            return try self.value(at: rest, in: dictionary[key], isElement: false)
+            return try self.value(at: rest, in: dictionary[key], isElement: false, depth: depth)
         case (.key(let key), .reference(let ref)?):
-            return try self.value(at: rest, in: source.value(forKey: key, of: ref), isElement: false)
+            return try self.value(at: rest, in: source.value(forKey: key, of: ref), isElement: false, depth: depth)
         case (.key(let key), let other?):
             throw KeyValueCodingError.notAContainer(
                 key: key, subject: subject(before: path, isElement: isElement), type: other.type, keyPath: fullText

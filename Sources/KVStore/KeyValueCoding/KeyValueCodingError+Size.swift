@@ -35,4 +35,14 @@ extension KeyValueCodingError {
                 + "journal stream frame holds (\(JournalStream.maxPayload - 1)); remove the key first, then set it",
             keyPath: keyPath, ref: ref)
     }
+
+    /// An evaluation of `keyPath` that would go more than ``KeyValuePath/maximumDepth`` levels
+    /// deep (components, and arrays a key maps), quoting only the path's start.
+    static func evaluatedTooDeeply(keyPath: String) -> Self {
+        Self(
+            code: .nestedTooDeeply,
+            message: "cannot evaluate '\(KeyValuePath.quotedStart(of: keyPath))': it goes through more than "
+                + "\(KeyValuePath.maximumDepth) levels of values and arrays (references to arrays of references)",
+            keyPath: keyPath)
+    }
 }

@@ -46,7 +46,8 @@ public struct KeyValueCodingError: Error, Sendable, CustomStringConvertible, Equ
         /// An index outside an array, in a collection mutation.
         case indexOutOfRange
         /// A write that would nest a record's arrays and dictionaries deeper than
-        /// ``KeyValueCodingError/maximumRecordNesting`` levels.
+        /// ``KeyValueCodingError/maximumRecordNesting`` levels, or a key path evaluation that
+        /// would go deeper than 1,024 levels of values (through references to nested arrays).
         case nestedTooDeeply
         /// A write that would make a record larger than ``KeyValueCodingError/maximumRecordSize``,
         /// or one change's journal entry larger than a journal stream frame.

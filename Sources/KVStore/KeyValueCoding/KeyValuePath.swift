@@ -36,10 +36,19 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
     public let components: [Component]
 
     /// The most components a key path has: enough to reach the deepest value a record holds (it
-    /// nests at most 511 levels), few enough that evaluating it, one call per component, stays
-    /// far from the end of a thread's stack. A path of 10,000 components that followed a
+    /// nests at most 511 levels), few enough that evaluating it, a call per component (about
+    /// 1 KiB of stack each in a release build, 3 KiB in a debug one), fits the 8 MiB stack of a
+    /// main or default Linux thread; a 512 KiB thread (Darwin's secondary threads) may be too
+    /// small for the longest paths in a debug build. A path of 10,000 components that followed a
     /// reference each step (`friend.friend.…`) ended the process with a stack overflow.
     public static let maximumComponents = 512
+
+    /// The most nested calls one evaluation makes: one per component, and one per array a key
+    /// maps (`items.name` maps each element of `items`, and of arrays inside it) without using
+    /// up a component. The deepest value of a record under the longest path takes 1,023; a
+    /// path through references to arrays of references (`f.f.…`, each `f` 500 arrays deep)
+    /// would take hundreds of thousands, and overflowed the stack.
+    static let maximumDepth = maximumComponents + KeyValueCodingError.maximumRecordNesting + 1
 
     /// Parses a dot-separated key path.
     ///
@@ -88,8 +97,14 @@ public struct KeyValuePath: Sendable, Hashable, CustomStringConvertible {
         guard count > maximumComponents else { return }
         throw KeyValueCodingError(
             code: .invalidKeyPath,
-            message: "invalid key path '\(text.prefix(60))…': it has \(count) components; a key path has at most \(maximumComponents)",
+            message: "invalid key path '\(quotedStart(of: text))': it has \(count) components; a key path has at most \(maximumComponents)",
             keyPath: text)
+    }
+
+    /// The first 60 characters of a long path's `text`, and `…` when that is not all: what an
+    /// error about a path too long or too deep quotes.
+    static func quotedStart(of text: String) -> String {
+        text.count > 60 ? text.prefix(60) + "…" : text
     }
 
     /// The path as written: components joined by dots.

@@ -24,14 +24,20 @@ import TestSupport
         }
     }
 
+    /// Makes the store at `path` (``makeStore(at:)``) and damages its data file with `damage`.
+    static func makeDamagedStore(at path: String, _ damage: PageDamage) throws -> PageDamage.Expected {
+        try makeStore(at: path)
+        var map = try DataFileMap(path: path + "/data.mdb")
+        let expected = try damage.apply(to: &map)
+        try map.save()
+        return expected
+    }
+
     @Test(arguments: PageDamage.allCases)
     func verifyReportsEachDamagedPage(_ damage: PageDamage) throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("store")
-        try Self.makeStore(at: path)
-        var map = try DataFileMap(path: path + "/data.mdb")
-        let expected = try damage.apply(to: &map)
-        try map.save()
+        let expected = try Self.makeDamagedStore(at: path, damage)
 
         let report: VerificationReport
         do {
@@ -56,10 +62,7 @@ import TestSupport
     @Test func aDamagedMainRootRefusesEveryOpening() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("store")
-        try Self.makeStore(at: path)
-        var map = try DataFileMap(path: path + "/data.mdb")
-        let expected = try PageDamage.mainRoot.apply(to: &map)
-        try map.save()
+        let expected = try Self.makeDamagedStore(at: path, .mainRoot)
         for readOnly in [true, false] {
             var options = Store.Options()
             options.readOnly = readOnly

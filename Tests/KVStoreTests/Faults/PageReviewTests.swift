@@ -36,10 +36,7 @@ import TestSupport
     @Test func openingForWritingRefusesAFreeListNamingAPageInUse() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("store")
-        try PageDamageTests.makeStore(at: path)
-        var map = try DataFileMap(path: path + "/data.mdb")
-        _ = try PageDamage.freeListEntry.apply(to: &map)
-        try map.save()
+        _ = try PageDamageTests.makeDamagedStore(at: path, .freeListEntry)
 
         let error = #expect(throws: StoreError.self) { _ = try Store(path: path) }
         #expect(error?.code == .damaged, "\(String(describing: error))")
@@ -56,10 +53,7 @@ import TestSupport
     func openingForWritingRefusesEveryDamagedPage(_ damage: PageDamage) throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("store")
-        try PageDamageTests.makeStore(at: path)
-        var map = try DataFileMap(path: path + "/data.mdb")
-        _ = try damage.apply(to: &map)
-        try map.save()
+        _ = try PageDamageTests.makeDamagedStore(at: path, damage)
         let before = try Data(contentsOf: URL(fileURLWithPath: path + "/data.mdb"))
 
         let error = #expect(throws: StoreError.self) { _ = try Store(path: path) }
