@@ -1,0 +1,223 @@
+/// One token of a predicate's text, with where it starts.
+struct PredicateToken: Equatable {
+    enum Kind: Equatable {
+        /// A bare word: a key, or a keyword (the parser decides, without case).
+        case word(String)
+        /// `#word` or `` `any text` ``: a key, never a keyword.
+        case escapedWord(String)
+        /// `@name`, a collection operator in a key path.
+        case atWord(String)
+        /// `$name`.
+        case variable(String)
+        /// A quoted string, escapes resolved.
+        case string(String)
+        /// Digits, with `.` or an exponent for a double; the parser converts (and signs) it.
+        case number(String)
+        /// An operator or punctuation: `==`, `(`, `,`, …
+        case symbol(String)
+        case end
+    }
+
+    let kind: Kind
+    let line: Int
+    let column: Int
+    /// The token as written, for messages.
+    let text: String
+}
+
+/// Splits a predicate's text into tokens.
+///
+/// Words are letters, digits and `_`, plus any non-ASCII scalar (keys in other scripts need no
+/// escape). Strings are `'…'` or `"…"` with the escapes `\\ \' \" \n \r \t \0 \uXXXX`.
+struct PredicateLexer {
+    private let scalars: [Unicode.Scalar]
+    private var index = 0
+    private var line = 1
+    private var column = 1
+
+    init(_ text: String) {
+        scalars = Array(text.unicodeScalars)
+    }
+
+    /// Symbols, longest first so `<=` wins over `<`.
+    private static let symbols = ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||",
+                                  "=", "<", ">", "!", "(", ")", "{", "}", "[", "]", ",", ".", "-"]
+
+    /// Every token, ending with `.end`.
+    mutating func tokens() throws(KeyPathPredicateError) -> [PredicateToken] {
+        var tokens: [PredicateToken] = []
+        while true {
+            let token = try next()
+            tokens.append(token)
+            if token.kind == .end { return tokens }
+        }
+    }
+
+    private mutating func next() throws(KeyPathPredicateError) -> PredicateToken {
+        skipSpace()
+        let (startLine, startColumn, start) = (line, column, index)
+        func token(_ kind: PredicateToken.Kind) -> PredicateToken {
+            PredicateToken(kind: kind, line: startLine, column: startColumn, text: text(from: start))
+        }
+        guard let first = peek() else { return PredicateToken(kind: .end, line: line, column: column, text: "") }
+        switch first {
+        case "'", "\"":
+            return token(.string(try quoted()))
+        case "`":
+            return token(.escapedWord(try backquoted()))
+        case "#", "@", "$":
+            advance()
+            let name = word()
+            if name.isEmpty { throw error(.syntax, "expected a name after '\(first)'", startLine, startColumn) }
+            return token(first == "#" ? .escapedWord(name) : first == "@" ? .atWord(name) : .variable(name))
+        case "0" ... "9":
+            return token(.number(number()))
+        default:
+            if Self.isWordScalar(first) { return token(.word(word())) }
+            for symbol in Self.symbols where matches(symbol) {
+                for _ in symbol.unicodeScalars { advance() }
+                return token(.symbol(symbol))
+            }
+            throw error(.syntax, "unexpected character '\(first.escaped(asASCII: false))'", startLine, startColumn)
+        }
+    }
+
+    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a" ... "z", "A" ... "Z", "0" ... "9", "_": true
+        default: !scalar.isASCII && !scalar.properties.isWhitespace
+        }
+    }
+
+    private func peek(_ offset: Int = 0) -> Unicode.Scalar? {
+        index + offset < scalars.count ? scalars[index + offset] : nil
+    }
+
+    private mutating func advance() {
+        if scalars[index] == "\n" {
+            line += 1
+            column = 1
+        } else {
+            column += 1
+        }
+        index += 1
+    }
+
+    private func matches(_ symbol: String) -> Bool {
+        for (offset, scalar) in symbol.unicodeScalars.enumerated() where peek(offset) != scalar { return false }
+        return true
+    }
+
+    /// The token's text for messages: its first 40 scalars (``KeyPathPredicateError`` escapes
+    /// control characters).
+    private func text(from start: Int) -> String {
+        var text = String(String.UnicodeScalarView(scalars[start ..< index].prefix(40)))
+        if index - start > 40 { text += "…" }
+        return text
+    }
+
+    private mutating func skipSpace() {
+        while let scalar = peek(), scalar.properties.isWhitespace { advance() }
+    }
+
+    private mutating func word() -> String {
+        var view = String.UnicodeScalarView()
+        while let scalar = peek(), Self.isWordScalar(scalar) {
+            view.append(scalar)
+            advance()
+        }
+        return String(view)
+    }
+
+    /// Digits, an optional fraction, an optional exponent.
+    private mutating func number() -> String {
+        var view = String.UnicodeScalarView()
+        func digits() {
+            while let scalar = peek(), ("0" ... "9").contains(scalar) {
+                view.append(scalar)
+                advance()
+            }
+        }
+        digits()
+        if peek() == ".", let after = peek(1), ("0" ... "9").contains(after) {
+            view.append(".")
+            advance()
+            digits()
+        }
+        if let e = peek(), e == "e" || e == "E" {
+            let signed = peek(1) == "+" || peek(1) == "-"
+            if let digit = peek(signed ? 2 : 1), ("0" ... "9").contains(digit) {
+                for _ in 0 ..< (signed ? 2 : 1) {
+                    view.append(peek()!)
+                    advance()
+                }
+                digits()
+            }
+        }
+        return String(view)
+    }
+
+    private mutating func quoted() throws(KeyPathPredicateError) -> String {
+        let (startLine, startColumn) = (line, column)
+        let quote = peek()!
+        advance()
+        var view = String.UnicodeScalarView()
+        while let scalar = peek() {
+            advance()
+            if scalar == quote { return String(view) }
+            guard scalar == "\\" else {
+                view.append(scalar)
+                continue
+            }
+            view.append(try escape())
+        }
+        throw error(.syntax, "expected \(quote) to close the string that starts", startLine, startColumn)
+    }
+
+    private mutating func escape() throws(KeyPathPredicateError) -> Unicode.Scalar {
+        let (escapeLine, escapeColumn) = (line, column - 1)
+        guard let scalar = peek() else { throw error(.invalidLiteral, "expected an escape after '\\'", line, column) }
+        advance()
+        switch scalar {
+        case "n": return "\n"
+        case "r": return "\r"
+        case "t": return "\t"
+        case "0": return "\0"
+        case "\\", "'", "\"", "`": return scalar
+        case "u":
+            var value: UInt32 = 0
+            for _ in 0 ..< 4 {
+                guard let digit = peek(), digit.isASCII, let hex = UInt32(String(digit), radix: 16)
+                else { throw error(.invalidLiteral, "expected four hex digits after '\\u'", escapeLine, escapeColumn) }
+                value = value * 16 + hex
+                advance()
+            }
+            guard let result = Unicode.Scalar(value) else {
+                throw error(.invalidLiteral, "'\\u' names a surrogate, not a character", escapeLine, escapeColumn)
+            }
+            return result
+        default:
+            throw error(.invalidLiteral, "unknown escape '\\\(scalar.escaped(asASCII: false))'", escapeLine, escapeColumn)
+        }
+    }
+
+    /// `` `text` ``, with `` \` `` and `\\` escaped.
+    private mutating func backquoted() throws(KeyPathPredicateError) -> String {
+        let (startLine, startColumn) = (line, column)
+        advance()
+        var view = String.UnicodeScalarView()
+        while let scalar = peek() {
+            advance()
+            if scalar == "`" {
+                if view.isEmpty { throw error(.syntax, "expected a key between '`'s", startLine, startColumn) }
+                return String(view)
+            }
+            view.append(scalar == "\\" ? try escape() : scalar)
+        }
+        throw error(.syntax, "expected ` to close the key that starts", startLine, startColumn)
+    }
+
+    private func error(_ code: KeyPathPredicateError.Code, _ message: String, _ line: Int, _ column: Int) -> KeyPathPredicateError {
+        KeyPathPredicateError(code, message, line: line, column: column)
+    }
+}

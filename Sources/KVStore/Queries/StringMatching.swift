@@ -1,0 +1,83 @@
+import Foundation
+
+/// The string operators, on strings already folded by ``StringFolding``: prefixes, suffixes and
+/// substrings by Unicode scalar (UTF-8 bytes), `LIKE` by character, `MATCHES` by regular expression.
+enum StringMatching {
+    static func beginsWith(_ string: String, _ prefix: String) -> Bool {
+        string.utf8.starts(with: prefix.utf8)
+    }
+
+    static func endsWith(_ string: String, _ suffix: String) -> Bool {
+        string.utf8.reversed().starts(with: suffix.utf8.reversed())
+    }
+
+    static func contains(_ string: String, _ part: String) -> Bool {
+        let haystack = Array(string.utf8)
+        let needle = Array(part.utf8)
+        guard needle.count <= haystack.count else { return false }
+        guard !needle.isEmpty else { return true }
+        for start in 0 ... haystack.count - needle.count
+        where haystack[start] == needle[0] && haystack[start ..< start + needle.count].elementsEqual(needle) {
+            return true
+        }
+        return false
+    }
+
+    /// Whether the whole `string` matches `pattern`, where `*` matches any characters, `?` one
+    /// character, and `\` makes the next character literal. Greedy with one backtrack point:
+    /// time proportional to the product of the lengths at worst, no recursion.
+    static func like(_ string: String, _ pattern: String) -> Bool {
+        enum Piece: Equatable { case any, one, literal(Character) }
+        var pieces: [Piece] = []
+        var escaping = false
+        for character in pattern {
+            if escaping {
+                pieces.append(.literal(character))
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                pieces.append(character == "*" ? .any : character == "?" ? .one : .literal(character))
+            }
+        }
+        if escaping { pieces.append(.literal("\\")) }
+        let text = Array(string)
+        var (t, p) = (0, 0)
+        var backtrack: (piece: Int, text: Int)?
+        while t < text.count {
+            if p < pieces.count, pieces[p] == .one || pieces[p] == .literal(text[t]) {
+                t += 1
+                p += 1
+            } else if p < pieces.count, pieces[p] == .any {
+                backtrack = (p, t)
+                p += 1
+            } else if let point = backtrack {
+                backtrack = (point.piece, point.text + 1)
+                p = point.piece + 1
+                t = point.text + 1
+            } else {
+                return false
+            }
+        }
+        while p < pieces.count, pieces[p] == .any { p += 1 }
+        return p == pieces.count
+    }
+
+    /// The compiled regular expression for `MATCHES`, matching whole strings.
+    ///
+    /// - Throws: ``KeyPathPredicateError/Code/invalidRegularExpression`` naming the pattern.
+    static func regularExpression(_ pattern: String, caseInsensitive: Bool) throws(KeyPathPredicateError) -> NSRegularExpression {
+        do {
+            _ = try NSRegularExpression(pattern: pattern)  // the pattern alone, so '(?:' + ')' cannot rescue it
+            return try NSRegularExpression(
+                pattern: "\\A(?:\(pattern))\\z", options: caseInsensitive ? [.caseInsensitive] : []
+            )
+        } catch {
+            throw KeyPathPredicateError(.invalidRegularExpression, "'\(pattern.prefix(60))' is not a regular expression for MATCHES")
+        }
+    }
+
+    static func matches(_ string: String, _ regex: NSRegularExpression) -> Bool {
+        regex.firstMatch(in: string, range: NSRange(string.startIndex..., in: string)) != nil
+    }
+}
