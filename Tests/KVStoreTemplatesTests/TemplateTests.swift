@@ -68,7 +68,7 @@ import Testing
         let store = try TemplateTestStore()
         var person = try Kind("person")
         person.valueForUndefinedKey = { key, _, _ in key == "fullName" ? "Ada Lovelace" : nil }
-        store.store.register(person)
+        try store.store.register(person)
         let ada = try store.store.insert(["name": "Ada"], kind: "person")
         let template = try Template("[[name]]/[[fullName]]/[[nickname]]")
         #expect(try store.store.read { try template.render(ada, in: $0) } == "Ada/Ada Lovelace/")
@@ -78,7 +78,7 @@ import Testing
             (error as? TemplateError)?.code == .undefinedValue && "\(error)".contains("'nickname'")
         }
         let closed = try RecordRef("invoice/1")
-        store.store.register(try Kind("invoice", keys: ["amount": .int]))
+        try store.store.register(try Kind("invoice", keys: ["amount": .int]))
         try store.store.insert(["amount": 5], as: closed)
         #expect(throws: KeyValueCodingError.self) {
             try store.store.read { try Template("[[discount]]").render(closed, in: $0) }

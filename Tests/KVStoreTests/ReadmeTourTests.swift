@@ -28,7 +28,7 @@ import TestSupport
     person.validators["name"] = { value, _, _ in             // sanitise: trim
         if case .string(let s)? = value { value = .string(s.trimmingCharacters(in: .whitespaces)) }
     }
-    store.register(person)
+    try store.register(person)
     try store.setValue(nil, forKey: "born", of: ada)
     #expect(try store.value(forKey: "born", of: ada) == 0)
 

@@ -78,8 +78,8 @@ struct DemoScript {
         person.validators["name"] = { value, _, _ in
             if case .string(let name)? = value { value = .string(name.trimmingCharacters(in: .whitespaces)) }
         }
-        store.register(person)
-        store.register(try Kind("invoice", keys: ["customer": .reference, "amount": .int, "paid": .bool]))
+        try store.register(person)
+        try store.register(try Kind("invoice", keys: ["customer": .reference, "amount": .int, "paid": .bool]))
         say("Registered kind 'person' (open: any key), with hooks: null on a number stores 0; a validator trims names.")
         say("Registered kind 'invoice' (closed: only customer, amount and paid).")
     }

@@ -15,7 +15,7 @@
 /// person.validators["name"] = { value, key, ref in           // sanitise: trim whitespace
 ///     if case .string(let s)? = value { value = .string(s.trimmingCharacters(in: .whitespaces)) }
 /// }
-/// store.register(person)
+/// try store.register(person)
 /// ```
 public struct Kind: Sendable {
     /// Called when nil (or `null`) is set on a key that holds, or is declared as, a scalar
@@ -68,6 +68,11 @@ public struct Kind: Sendable {
     /// is not stored, so a change made without it (the `kvstore` tool registers no kinds) is not
     /// stamped, and the key keeps its older stamp or none.
     public var tracksModificationTimes = false
+    /// The kind's secondary indexes (``KindIndex``), kept by every write in the same transaction
+    /// as the records.
+    public var indexes: [KindIndex] = []
+    /// A version number for the kind's rules, for apps that migrate their records (default 0).
+    public var schemaVersion: Int = 0
 
     /// An open kind: any key may be read and set.
     public init(_ name: String) throws(RecordRefError) {

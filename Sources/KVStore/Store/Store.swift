@@ -101,7 +101,7 @@ public final class Store: Sendable {
     /// Register kinds before observing their records: an observation already running keeps the
     /// inputs it attached to (for example a derived key's ``Kind/keyPathsAffecting``) until its
     /// next change, when it re-attaches under the new rules.
-    public func register(_ kind: Kind) {
+    public func register(_ kind: Kind) throws {
         kinds.withLock { $0[kind.name] = kind }
         hasKinds.store(true, ordering: .releasing)
     }

@@ -110,7 +110,7 @@ import Testing
             let age = try txn.value(forKey: "age", of: ref)?.intValue ?? 0
             return .string("\(name) (\(age))")
         }
-        t.store.register(person)
+        try t.store.register(person)
         try t.store.write { txn in
             try txn.willChangeValue(forKey: "summary", of: ada)
             try txn.setValue(37, forKey: "age", of: ada)

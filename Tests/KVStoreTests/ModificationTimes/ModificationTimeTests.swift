@@ -210,7 +210,7 @@ import Testing
     @Test func aMergeThatInsertsReportsTheValuesTheKindStored() throws {
         var gauge = try Kind("gauge", keys: ["level": .double])
         gauge.tracksModificationTimes = true
-        store.register(gauge)
+        try store.register(gauge)
         let remote = StampedRecord(values: ["level": 3], time: Date(timeIntervalSince1970: 5), origin: UUID())
         #expect(try store.merge(ref("gauge/1"), from: remote) == ["level": ValueChange(old: nil, new: 3.0)])
     }

@@ -28,7 +28,7 @@ import KVStore
         key == "greeting" ? .string("Hello, " + (try txn.value(forKey: "name", of: ref)?.stringValue ?? "")) : nil
     }
     person.keyPathsAffecting["greeting"] = ["name"]
-    store.register(person)
+    try store.register(person)
 
     // Kinds: per commit, the ids inserted, deleted and modified.
     let invoices = try store.observeKind("invoice") { changes in print("new invoices:", changes.inserted.sorted()) }

@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func aClosedKindsRulesApplyToModels() throws {
-        store.register(try Kind("contact", keys: ["id": .string, "name": .string]))
+        try store.register(try Kind("contact", keys: ["id": .string, "name": .string]))
         #expect(performing: { try store.insert(ada) }, throws: code(.undefinedKey))
         try store.insert(Contact(id: "2", name: "Byron"))
         #expect(try store.fetch(Contact.self, id: "2")?.name == "Byron")
@@ -143,7 +143,7 @@ import Testing
     }
 
     @Test func aSaveThatInsertsReportsTheValuesTheKindStored() throws {
-        store.register(try Kind("contact", keys: ["id": .string, "name": .string, "email": .string, "age": .double, "address": .dictionary]))
+        try store.register(try Kind("contact", keys: ["id": .string, "name": .string, "email": .string, "age": .double, "address": .dictionary]))
         let changes = try store.save(Contact(id: "5", name: "Ada", age: 36))
         #expect(changes == ["id": ValueChange(old: nil, new: "5"), "name": ValueChange(old: nil, new: "Ada"),
                             "age": ValueChange(old: nil, new: 36.0)])

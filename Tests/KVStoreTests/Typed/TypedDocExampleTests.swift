@@ -122,7 +122,7 @@ import KVStore   // not @testable: the examples use the public API only
     @Test func modificationTimesAndMerge() throws {
         var person = try Kind("person")
         person.tracksModificationTimes = true
-        store.register(person)
+        try store.register(person)
         let ada = try RecordRef("person/ada")
         try store.insert(["name": "Ada", "nickname": "Countess"], as: ada)
         let stamp = KeyStamp(time: Date(), origin: store.id)

@@ -47,7 +47,7 @@ import KVStore
     // version key by key; the later change wins, a tie goes to the greater store id.
     var notes = try Kind("note")
     notes.tracksModificationTimes = true
-    store.register(notes)
+    try store.register(notes)
     let note = try RecordRef("note/1")
     try store.insert(["title": "Draft", "body": "…"], as: note)
     let remote = StampedRecord(values: ["title": "Final"], time: Date().addingTimeInterval(60), origin: UUID())

@@ -75,7 +75,7 @@ import Testing
     @Test func errorsChangeNothing() throws {
         #expect(performing: { try store.update(ref("contact/9"), from: ["name": "X"]) }, throws: code(.recordNotFound))
         #expect(performing: { try store.update(ada, from: ["a.b": 1]) }, throws: code(.invalidKeyPath))
-        store.register(try Kind("contact", keys: ["id": .string, "name": .string, "age": .int, "city": .string]))
+        try store.register(try Kind("contact", keys: ["id": .string, "name": .string, "age": .int, "city": .string]))
         let before = try store.journalEntries().count
         #expect(performing: { try store.update(ada, from: ["name": "Eve", "age": "old"], keys: ["name", "age"]) }, throws: code(.typeMismatch))
         #expect(try store.record(ada)?["name"] == "Ada")
@@ -83,13 +83,13 @@ import Testing
     }
 
     @Test func theChangeReportsTheValueStoredAfterTheKindsRules() throws {
-        store.register(try Kind("contact", keys: ["id": .string, "name": .string, "age": .double, "city": .string]))
+        try store.register(try Kind("contact", keys: ["id": .string, "name": .string, "age": .double, "city": .string]))
         let changes = try store.update(ada, from: ["age": 37], keys: ["age"])
         #expect(changes == ["age": ValueChange(old: 36, new: 37.0)])
     }
 
     @Test func anUnknownKeyOfAClosedKindChangesNothingEvenInsideATransaction() throws {
-        store.register(try Kind("contact", keys: ["id": .string, "name": .string, "age": .int, "city": .string]))
+        try store.register(try Kind("contact", keys: ["id": .string, "name": .string, "age": .int, "city": .string]))
         let before = try store.journalEntries().count
         try store.write { (txn: WriteTransaction) throws in
             // "age" sorts before "nickname": it must not be written before the error is found.
@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func aDeclaredTypeMismatchChangesNothingEvenInsideATransaction() throws {
-        store.register(try Kind("contact", keys: ["id": .string, "name": .string, "age": .int, "city": .string]))
+        try store.register(try Kind("contact", keys: ["id": .string, "name": .string, "age": .int, "city": .string]))
         try store.write { (txn: WriteTransaction) throws in
             #expect(performing: { try txn.update(ada, from: ["age": 40, "name": 1], keys: ["age", "name"]) }, throws: code(.typeMismatch))
             #expect(try txn.record(ada)?["age"] == 36)
