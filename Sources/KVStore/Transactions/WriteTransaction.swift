@@ -76,12 +76,24 @@ public final class WriteTransaction: ReadTransaction {
     func nextJournalPosition() throws -> (sequence: UInt64, commit: UInt64) {
         if sequenceState == nil { try checkLocalWriteAllowed() }
         var state = try sequenceState ?? (
-            commit: (transaction.uint64(forKey: StoreLayout.MetaKey.lastCommit, in: databases.meta) ?? 0) + 1,
+            commit: counterSuccessor(
+                transaction.uint64(forKey: StoreLayout.MetaKey.lastCommit, in: databases.meta) ?? 0, "last-commit"),
             last: try lastSequence())
-        state.last += 1
+        state.last = try counterSuccessor(state.last, "last-sequence")
         sequenceState = state
         commitHasEntries = true
         return (state.last, state.commit)
+    }
+
+    /// The number after a journal counter read from `meta`. Only a damaged counter reaches
+    /// `Int64.max` (it would take 2^63 journaled changes): the write is refused rather than the
+    /// counter wrapping, and the later increments of one transaction (``startNextCommit()``)
+    /// stay far from overflowing.
+    private func counterSuccessor(_ value: UInt64, _ name: String) throws -> UInt64 {
+        guard value < UInt64(Int64.max) else {
+            throw StoreError(.corrupt, "the \(name) counter in meta is \(value), past the largest a journal reaches: the counter is damaged", path: store.path)
+        }
+        return value + 1
     }
 
     /// The time this transaction's journal entries carry.

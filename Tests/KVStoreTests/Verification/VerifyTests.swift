@@ -127,3 +127,22 @@ import TestSupport
         ])
     }
 }
+
+/// A damaged journal counter refuses the write with one clear error instead of overflowing
+/// (the page-damage fuzz target found `last-sequence` = 2^64 − 1 trapping in the next insert).
+@Suite struct DamagedJournalCounterTests {
+    @Test(arguments: [
+        (StoreLayout.MetaKey.lastSequence, "last-sequence", UInt64.max),
+        (StoreLayout.MetaKey.lastCommit, "last-commit", UInt64.max),
+        (StoreLayout.MetaKey.lastSequence, "last-sequence", UInt64(Int64.max)),
+    ])
+    func aCounterAtItsLimitRefusesTheWrite(key: [UInt8], name: String, value: UInt64) throws {
+        let t = try TemporaryStore()
+        try t.store.insert(["n": 1], as: ref("n/1"))
+        try t.store.environment.write { txn in try txn.put(key, StoreLayout.uint64(value), in: t.store.databases.meta) }
+        let error = try #require(throws: StoreError.self) { try t.store.insert(["n": 2], as: ref("n/2")) }
+        #expect(error.code == .corrupt)
+        #expect(error.message.contains("the \(name) counter in meta is \(value)"))
+        #expect(try t.store.read { try $0.contains(ref("n/2")) } == false)
+    }
+}
