@@ -34,16 +34,18 @@ struct PredicateComparator {
             return elements.contains { equal(left, $0) == true }
         case .beginsWith, .endsWith, .contains, .like, .matches:
             guard case .string(let string) = left, case .string(let pattern) = right else { return false }
-            return matches(StringFolding.fold(string, options), pattern)
+            return matches(string, pattern)
         }
     }
 
     private func matches(_ string: String, _ pattern: String) -> Bool {
         if op == .matches {
             guard let regularExpression else { return false }
-            return StringMatching.matches(string, regularExpression)
+            // [c] is the expression's own case-insensitive matching: folding `ß` to `ss` first
+            // would stop `stra.e` matching `Straße`.
+            return StringMatching.matches(StringFolding.fold(string, options.subtracting(.caseInsensitive)), regularExpression)
         }
-        let pattern = StringFolding.fold(pattern, options)
+        let (string, pattern) = (StringFolding.fold(string, options), StringFolding.fold(pattern, options))
         switch op {
         case .beginsWith: return StringMatching.beginsWith(string, pattern)
         case .endsWith: return StringMatching.endsWith(string, pattern)
