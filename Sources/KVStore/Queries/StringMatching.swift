@@ -63,18 +63,22 @@ enum StringMatching {
         return p == pieces.count
     }
 
-    /// The compiled regular expression for `MATCHES`, matching whole strings.
+    /// The compiled regular expression for `MATCHES`, matching whole strings: `\A(?:pattern)\z`.
     ///
+    /// A valid pattern can end inside a `\Q` quote or an `(?x)` comment, which would swallow the
+    /// closing `)\z`; the quote is then closed with `\E`, the comment with a newline.
     /// - Throws: ``KeyPathPredicateError/Code/invalidRegularExpression`` naming the pattern.
     static func regularExpression(_ pattern: String, caseInsensitive: Bool) throws(KeyPathPredicateError) -> NSRegularExpression {
-        do {
-            _ = try NSRegularExpression(pattern: pattern)  // the pattern alone, so '(?:' + ')' cannot rescue it
-            return try NSRegularExpression(
-                pattern: "\\A(?:\(pattern))\\z", options: caseInsensitive ? [.caseInsensitive] : []
-            )
-        } catch {
-            throw KeyPathPredicateError(.invalidRegularExpression, "'\(pattern.prefix(60))' is not a regular expression for MATCHES")
+        // The pattern alone must compile, so that '(?:' + ')' cannot rescue it.
+        if (try? NSRegularExpression(pattern: pattern)) != nil {
+            for ending in ["", "\\E", "\n"] {
+                let whole = "\\A(?:\(pattern)\(ending))\\z"
+                if let compiled = try? NSRegularExpression(pattern: whole, options: caseInsensitive ? [.caseInsensitive] : []) {
+                    return compiled
+                }
+            }
         }
+        throw KeyPathPredicateError(.invalidRegularExpression, "'\(pattern.prefix(60))' is not a regular expression for MATCHES")
     }
 
     static func matches(_ string: String, _ regex: NSRegularExpression) -> Bool {
