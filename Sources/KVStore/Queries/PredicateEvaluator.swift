@@ -47,7 +47,7 @@ struct PredicateEvaluator<Source: KeyValueSource> {
         let wholeArrays = (comparison.operator == .equal || comparison.operator == .notEqual)
             && right?.arrayValue != nil
         return try quantified(comparison.quantifier, left, implicit: !wholeArrays) { element in
-            comparator.holds(element, right)
+            try comparator.holds(element, right)
         }
     }
 
@@ -82,7 +82,7 @@ struct PredicateEvaluator<Source: KeyValueSource> {
         }
     }
 
-    private func regularExpression(_ comparison: PredicateComparison, pattern: Value?) throws -> NSRegularExpression? {
+    private func regularExpression(_ comparison: PredicateComparison, pattern: Value?) throws -> WholeStringExpression? {
         guard comparison.operator == .matches, case .string(let pattern)? = pattern else { return nil }
         let key = "\(comparison.options.rawValue):\(pattern)"
         if let known = compiled.patterns[key] { return known }
@@ -163,5 +163,5 @@ extension KeyPathExpression {
 
 /// The regular expressions one evaluation has compiled, by options and pattern.
 final class CompiledPatterns {
-    var patterns: [String: NSRegularExpression] = [:]
+    var patterns: [String: WholeStringExpression] = [:]
 }

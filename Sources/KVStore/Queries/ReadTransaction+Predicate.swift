@@ -17,7 +17,8 @@ extension ReadTransaction {
     ///   - ref: the record it is evaluated on.
     ///   - variables: the values of the predicate's `$variables`.
     /// - Throws: ``KeyPathPredicateError`` for a `$variable` not in `variables` (checked before anything
-    ///   is read) or a `MATCHES` pattern that is not a regular expression;
+    ///   is read), a `MATCHES` pattern that is not a regular expression or that takes too many
+    ///   steps to match a value;
     ///   ``KeyValueCodingError/Code/recordNotFound`` when there is no record `ref`; and what a
     ///   kind's `valueForUndefinedKey` hook throws.
     public func evaluate(_ predicate: KeyPathPredicate, on ref: RecordRef, variables: [String: Value] = [:]) throws -> Bool {
