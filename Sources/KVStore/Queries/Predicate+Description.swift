@@ -89,7 +89,7 @@ enum PredicateLiteral {
                 let isWord = key.unicodeScalars.allSatisfy(PredicateLexer.isWordScalar)
                     && !(key.unicodeScalars.first.map { ("0" ... "9").contains($0) } ?? true)
                 if !isWord { return "`" + escaped(key, quote: "`") + "`" }
-                return PredicateParser.reservedWords.contains(key.uppercased()) ? "#" + key : key
+                return PredicateParser.keyword(key).map(PredicateParser.reservedWords.contains) == true ? "#" + key : key
             }
         }.joined(separator: ".")
     }

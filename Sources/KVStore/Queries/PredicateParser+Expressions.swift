@@ -14,20 +14,11 @@ extension PredicateParser {
         let start = current
         switch start.kind {
         case .word(let word):
-            switch word.uppercased() {
-            case "NIL", "NULL": return constant(.null)
-            case "TRUE", "YES": return constant(.bool(true))
-            case "FALSE", "NO": return constant(.bool(false))
-            case "SUBQUERY":
-                return try nested(cost: KeyPathPredicate.subqueryNestingCost) { (parser) throws(KeyPathPredicateError) in
-                    try parser.subquery()
-                }
-            case "CAST": return try cast()
-            case let upper where Self.reservedWords.contains(upper): throw expected(what)
-            default:
-                advance()
-                return .keyPath(try keyPath(startingWith: [.key(word)], at: start))
+            if let keyword = Self.keyword(word), Self.reservedWords.contains(keyword) {
+                return try keywordExpression(keyword, what: what)
             }
+            advance()
+            return .keyPath(try keyPath(startingWith: [.key(word)], at: start))
         case .escapedWord(let word):
             advance()
             return .keyPath(try keyPath(startingWith: [.key(word)], at: start))
@@ -46,6 +37,23 @@ extension PredicateParser {
             return try nested { (parser) throws(KeyPathPredicateError) in try parser.list() }
         default:
             throw expected(what)
+        }
+    }
+
+    /// `nil`, `TRUE`, `SUBQUERY(…)`, `CAST(…)`; another keyword is not an expression. Apart from
+    /// ``expression(what:)``, whose stack frame each level of nested lists pays (in a debug
+    /// build a switch over strings makes that frame kilobytes larger).
+    private mutating func keywordExpression(_ keyword: String, what: String) throws(KeyPathPredicateError) -> KeyPathExpression {
+        switch keyword {
+        case "NIL", "NULL": return constant(.null)
+        case "TRUE", "YES": return constant(.bool(true))
+        case "FALSE", "NO": return constant(.bool(false))
+        case "SUBQUERY":
+            return try nested(cost: KeyPathPredicate.subqueryNestingCost) { (parser) throws(KeyPathPredicateError) in
+                try parser.subquery()
+            }
+        case "CAST": return try cast()
+        default: throw expected(what)
         }
     }
 

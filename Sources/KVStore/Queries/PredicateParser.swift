@@ -34,7 +34,13 @@ struct PredicateParser {
     /// The current token's keyword, uppercased, when it is a bare word.
     var keyword: String? {
         guard case .word(let word) = current.kind else { return nil }
-        return word.uppercased()
+        return Self.keyword(word)
+    }
+
+    /// `word` uppercased when it is ASCII; nil otherwise. Keywords are ASCII: Swift uppercases
+    /// `ın` (dotless i) to `IN` and `ſome` (long s) to `SOME`, and those are keys.
+    static func keyword(_ word: String) -> String? {
+        word.utf8.allSatisfy { $0 < 0x80 } ? word.uppercased() : nil
     }
 
     mutating func take(keyword: String) -> Bool {

@@ -75,6 +75,16 @@ struct PredicateParserTests {
         #expect(try KeyPathPredicate("größe.straße > 1") == compare(path("größe.straße"), .greater, .constant(1)))
     }
 
+    @Test("keywords are ASCII words: keys that uppercase to a keyword stay keys")
+    func nonASCIIKeywords() throws {
+        // Swift uppercases dotless ı to I and long ſ to S: "ın" is not IN, "ſome" is not SOME.
+        #expect(try KeyPathPredicate("ın == 1") == compare(path("ın"), .equal, .constant(1)))
+        #expect(try KeyPathPredicate("ſome == 1 AND ﬁrst == 2")
+            == .and([compare(path("ſome"), .equal, .constant(1)), compare(path("ﬁrst"), .equal, .constant(2))]))
+        #expect(parseError("a ın {1}")?.code == .syntax)
+        #expect(compare(path("ın"), .equal, .constant(1)).description == "ın == 1")
+    }
+
     @Test("a key path deeper than KeyValuePath allows is an error, not a crash")
     func longKeyPath() {
         let text = Array(repeating: "a", count: KeyValuePath.maximumComponents + 1).joined(separator: ".") + " == 1"
