@@ -27,8 +27,8 @@ struct PredicateToken: Equatable {
 
 /// Splits a predicate's text into tokens.
 ///
-/// Words are letters, digits and `_`, plus any non-ASCII scalar (keys in other scripts need no
-/// escape). Strings are `'…'` or `"…"` with the escapes `\\ \' \" \n \r \t \0 \uXXXX`.
+/// Words are letters, digits and `_`, plus non-ASCII scalars other than spaces, quotation marks,
+/// brackets and math symbols (keys in other scripts need no escape). Strings are `'…'` or `"…"` with the escapes `\\ \' \" \n \r \t \0 \uXXXX`.
 struct PredicateLexer {
     private let scalars: [Unicode.Scalar]
     private var index = 0
@@ -78,14 +78,22 @@ struct PredicateLexer {
                 for _ in symbol.unicodeScalars { advance() }
                 return token(.symbol(symbol))
             }
-            throw error(.syntax, "unexpected character '\(first.escaped(asASCII: false))'", startLine, startColumn)
+            let hint = first.properties.isQuotationMark ? "; quote strings with ' or \"" : ""
+            throw error(.syntax, "unexpected character '\(first.escaped(asASCII: false))'\(hint)", startLine, startColumn)
         }
     }
 
+    /// Letters, digits and `_`, and any non-ASCII scalar but spaces, controls, quotation marks,
+    /// brackets and math symbols: `“Ada”` and `≥` are mistakes to report, not parts of a key.
     static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar {
-        case "a" ... "z", "A" ... "Z", "0" ... "9", "_": true
-        default: !scalar.isASCII && !scalar.properties.isWhitespace
+        case "a" ... "z", "A" ... "Z", "0" ... "9", "_": return true
+        case _ where scalar.isASCII || scalar.properties.isWhitespace || scalar.properties.isQuotationMark: return false
+        default:
+            switch scalar.properties.generalCategory {
+            case .control, .openPunctuation, .closePunctuation, .initialPunctuation, .finalPunctuation, .mathSymbol: return false
+            default: return true
+            }
         }
     }
 

@@ -31,6 +31,8 @@ struct PredicateErrorTests {
             ("a == $", .syntax, "expected a name after '$' at line 1, column 6"),
             ("@nope == 1", .invalidKeyPath, "unknown collection operator '@nope'; expected one of \(CollectionOperator.list) at line 1, column 1"),
             ("AND == 1", .syntax, "expected a predicate, found 'AND' at line 1, column 1"),
+            ("name == “Ada”", .syntax, "unexpected character '“'; quote strings with ' or \" at line 1, column 9"),
+            ("age ≥ 18", .syntax, "unexpected character '≥' at line 1, column 5"),
         ]
         for (text, code, message) in cases {
             let error = parseError(text)

@@ -73,6 +73,11 @@ struct PredicateParserTests {
         #expect(try KeyPathPredicate("a.in.ALL == 1") == compare(path("a.in.ALL"), .equal, .constant(1)))
         #expect(try KeyPathPredicate("`first name` == 'Ada'") == compare(path("first name"), .equal, .constant("Ada")))
         #expect(try KeyPathPredicate("größe.straße > 1") == compare(path("größe.straße"), .greater, .constant(1)))
+        #expect(try KeyPathPredicate("🍎·x == 1") == compare(path("🍎·x"), .equal, .constant(1)))
+        // Quotation marks, brackets and math symbols are not key characters: such keys are quoted.
+        let quoted = compare(path("“q”.a≥b.（x）"), .equal, .constant(1))
+        #expect(quoted.description == "`“q”`.`a≥b`.`（x）` == 1")
+        #expect(try KeyPathPredicate(quoted.description) == quoted)
     }
 
     @Test("keywords are ASCII words: keys that uppercase to a keyword stay keys")
