@@ -11,7 +11,8 @@ struct PredicateToken: Equatable {
         case variable(String)
         /// A quoted string, escapes resolved.
         case string(String)
-        /// Digits, with `.` or an exponent for a double; the parser converts (and signs) it.
+        /// Digits, with `.` or an exponent for a double, or `0x…`, `0o…`, `0b…`; the parser
+        /// converts (and signs) it.
         case number(String)
         /// An operator or punctuation: `==`, `(`, `,`, …
         case symbol(String)
@@ -137,9 +138,15 @@ struct PredicateLexer {
         return String(view)
     }
 
-    /// Digits, an optional fraction, an optional exponent.
+    /// Digits, an optional fraction, an optional exponent; or `0x`, `0o`, `0b` and the word after
+    /// it (the parser checks its digits).
     private mutating func number() -> String {
         var view = String.UnicodeScalarView()
+        if peek() == "0", let prefix = peek(1), "xXoObB".unicodeScalars.contains(prefix) {
+            advance()
+            advance()
+            return "0" + String(prefix) + word()
+        }
         func digits() {
             while let scalar = peek(), ("0" ... "9").contains(scalar) {
                 view.append(scalar)

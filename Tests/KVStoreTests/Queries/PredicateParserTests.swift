@@ -29,6 +29,9 @@ struct PredicateParserTests {
             ("CAST(-12.5, 'NSDate')", .date(Date(timeIntervalSinceReferenceDate: -12.5))),
             ("CAST('86400', 'NSDate')", .date(Date(timeIntervalSinceReferenceDate: 86400))),
             (#"CAST('{"$ref":"person/ada"}', 'JSON')"#, .reference(try RecordRef("person/ada"))),
+            // Integers in hexadecimal, octal and binary, as the Predicate Programming Guide lists them.
+            ("0x1F", 31), ("0X1f", 31), ("-0x10", -16), ("0o17", 15), ("0b101", 5), ("0x7FFFFFFFFFFFFFFF", .int(.max)),
+            ("-0x8000000000000000", .int(.min)), ("-0b1", -1), ("0", 0), ("007", 7),
         ]
         for (text, value) in cases {
             #expect(try KeyPathPredicate("x == \(text)") == compare(path("x"), .equal, .constant(value)), "\(text)")
