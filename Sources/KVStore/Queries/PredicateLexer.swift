@@ -29,7 +29,9 @@ struct PredicateToken: Equatable {
 /// Splits a predicate's text into tokens.
 ///
 /// Words are letters, digits and `_`, plus non-ASCII scalars other than spaces, quotation marks,
-/// brackets and math symbols (keys in other scripts need no escape). Strings are `'…'` or `"…"` with the escapes `\\ \' \" \n \r \t \0 \uXXXX`.
+/// brackets and math symbols (keys in other scripts need no escape). Strings are `'…'` or `"…"`
+/// with the escapes `\\ \' \" \n \r \t`, `\uXXXX` (a surrogate pair in two of them is one
+/// character), `\xXX` and C's octal `\0` to `\377`.
 struct PredicateLexer {
     private let scalars: [Unicode.Scalar]
     private var index = 0
@@ -197,23 +199,53 @@ struct PredicateLexer {
         case "n": return "\n"
         case "r": return "\r"
         case "t": return "\t"
-        case "0": return "\0"
         case "\\", "'", "\"", "`": return scalar
-        case "u":
-            var value: UInt32 = 0
-            for _ in 0 ..< 4 {
-                guard let digit = peek(), digit.isASCII, let hex = UInt32(String(digit), radix: 16)
-                else { throw error(.invalidLiteral, "expected four hex digits after '\\u'", escapeLine, escapeColumn) }
-                value = value * 16 + hex
+        case "0" ... "7":
+            var (value, text) = (scalar.value - 0x30, String(scalar))
+            while text.count < 3, let digit = peek(), ("0" ... "7").contains(digit) {
+                (value, text) = (value * 8 + digit.value - 0x30, text + String(digit))
                 advance()
             }
-            guard let result = Unicode.Scalar(value) else {
-                throw error(.invalidLiteral, "'\\u' names a surrogate, not a character", escapeLine, escapeColumn)
+            guard value <= 0o377 else {
+                throw error(.invalidLiteral, "the octal escape '\\\(text)' is above \\377", escapeLine, escapeColumn)
             }
-            return result
+            return Unicode.Scalar(UInt8(value))
+        case "x":
+            guard let value = hexDigits(2) else {
+                throw error(.invalidLiteral, "expected two hex digits after '\\x'", escapeLine, escapeColumn)
+            }
+            return Unicode.Scalar(UInt8(value))
+        case "u":
+            guard let value = hexDigits(4) else {
+                throw error(.invalidLiteral, "expected four hex digits after '\\u'", escapeLine, escapeColumn)
+            }
+            if let result = Unicode.Scalar(value) { return result }
+            // A high surrogate and a low one in the next \u make one character, as in JSON.
+            if (0xD800 ..< 0xDC00).contains(value), peek() == "\\", peek(1) == "u" {
+                let mark = (index, line, column)
+                advance()
+                advance()
+                if let low = hexDigits(4), (0xDC00 ..< 0xE000).contains(low),
+                   let result = Unicode.Scalar(0x10000 + (value - 0xD800) << 10 + (low - 0xDC00)) {
+                    return result
+                }
+                (index, line, column) = mark
+            }
+            throw error(.invalidLiteral, "'\\u' names a surrogate, not a character", escapeLine, escapeColumn)
         default:
             throw error(.invalidLiteral, "unknown escape '\\\(scalar.escaped(asASCII: false))'", escapeLine, escapeColumn)
         }
+    }
+
+    /// The value of the next `count` hex digits, consumed; nil when there are fewer.
+    private mutating func hexDigits(_ count: Int) -> UInt32? {
+        var value: UInt32 = 0
+        for _ in 0 ..< count {
+            guard let digit = peek(), digit.isASCII, let hex = UInt32(String(digit), radix: 16) else { return nil }
+            value = value * 16 + hex
+            advance()
+        }
+        return value
     }
 
     /// `` `text` ``, with `` \` `` and `\\` escaped.

@@ -36,6 +36,10 @@ struct PredicateErrorTests {
             ("a == 0x", .invalidLiteral, "'0x' is not a hexadecimal integer at line 1, column 6"),
             ("a == 0b102", .invalidLiteral, "'0b102' is not a binary integer at line 1, column 6"),
             ("a == 0x10000000000000000", .invalidLiteral, "the integer 0x10000000000000000 is out of the range of Int64 at line 1, column 6"),
+            (#"a == '\uDE00'"#, .invalidLiteral, #"'\u' names a surrogate, not a character at line 1, column 7"#),
+            (#"a == '\uD83Dx'"#, .invalidLiteral, #"'\u' names a surrogate, not a character at line 1, column 7"#),
+            (#"a == '\777'"#, .invalidLiteral, #"the octal escape '\777' is above \377 at line 1, column 7"#),
+            (#"a == '\x4'"#, .invalidLiteral, #"expected two hex digits after '\x' at line 1, column 7"#),
         ]
         for (text, code, message) in cases {
             let error = parseError(text)

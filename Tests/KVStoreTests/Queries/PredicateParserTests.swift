@@ -32,6 +32,8 @@ struct PredicateParserTests {
             // Integers in hexadecimal, octal and binary, as the Predicate Programming Guide lists them.
             ("0x1F", 31), ("0X1f", 31), ("-0x10", -16), ("0o17", 15), ("0b101", 5), ("0x7FFFFFFFFFFFFFFF", .int(.max)),
             ("-0x8000000000000000", .int(.min)), ("-0b1", -1), ("0", 0), ("007", 7),
+            // A surrogate pair in \u escapes is one character; C's octal and \x escapes.
+            (#"'\uD83D\uDE00'"#, "😀"), (#"'\012\101\0'"#, "\nA\0"), (#"'\x41\x7e'"#, "A~"), (#"'\08'"#, "\08"),
         ]
         for (text, value) in cases {
             #expect(try KeyPathPredicate("x == \(text)") == compare(path("x"), .equal, .constant(value)), "\(text)")
