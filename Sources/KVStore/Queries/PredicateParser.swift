@@ -121,9 +121,9 @@ struct PredicateParser {
         }
         if quantifier != nil { advance() }
         let left = try expression(what: "a predicate")
+        let operatorText = current.text
         let op = try comparisonOperator()
         let options = try stringOptions()
-        let operatorText = tokens[position - 1].text
         let rightToken = current
         let right = try expression(what: "a value")
         if op == .between { try checkBounds(right, after: operatorText) }

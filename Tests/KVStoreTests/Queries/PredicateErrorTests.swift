@@ -33,6 +33,7 @@ struct PredicateErrorTests {
             ("AND == 1", .syntax, "expected a predicate, found 'AND' at line 1, column 1"),
             ("name == “Ada”", .syntax, "unexpected character '“'; quote strings with ' or \" at line 1, column 9"),
             ("age ≥ 18", .syntax, "unexpected character '≥' at line 1, column 5"),
+            ("a BETWEEN[c] {1}", .syntax, "expected two bounds {low, high} after 'BETWEEN', found 1 at line 1, column 16"),
             ("a == 0x", .invalidLiteral, "'0x' is not a hexadecimal integer at line 1, column 6"),
             ("a == 0b102", .invalidLiteral, "'0b102' is not a binary integer at line 1, column 6"),
             ("a == 0x10000000000000000", .invalidLiteral, "the integer 0x10000000000000000 is out of the range of Int64 at line 1, column 6"),
