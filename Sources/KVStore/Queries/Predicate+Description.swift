@@ -4,7 +4,10 @@ extension KeyPathPredicate {
     ///
     /// `KeyPathPredicate(p.description) == p` for every predicate whose ``and(_:)`` and ``or(_:)`` have two
     /// operands or more (the parser never makes fewer; with one, the operand is printed alone, with
-    /// none `TRUEPREDICATE` or `FALSEPREDICATE`).
+    /// none `TRUEPREDICATE` or `FALSEPREDICATE`), whose NaNs are plain `.nan` (a sign or payload is
+    /// not printed), and that the parser accepts (a `MATCHES` pattern that is a regular
+    /// expression, two bounds for `BETWEEN`, nesting within ``maximumNesting``). Keys and `$variable`
+    /// names that are not plain words are written between backquotes.
     public var description: String {
         switch self {
         case .true: "TRUEPREDICATE"
@@ -50,11 +53,11 @@ extension KeyPathExpression: CustomStringConvertible {
         case .keyPath(let path):
             PredicateLiteral.text(of: path)
         case .variable(let name, let path):
-            "$\(name)" + (path.map { "." + PredicateLiteral.text(of: $0) } ?? "")
+            PredicateLiteral.text(ofVariable: name) + (path.map { "." + PredicateLiteral.text(of: $0) } ?? "")
         case .list(let elements):
             "{" + elements.map(\.description).joined(separator: ", ") + "}"
         case .subquery(let subquery, let path):
-            "SUBQUERY(\(subquery.collection), $\(subquery.variable), \(subquery.predicate))"
+            "SUBQUERY(\(subquery.collection), \(PredicateLiteral.text(ofVariable: subquery.variable)), \(subquery.predicate))"
                 + (path.map { "." + PredicateLiteral.text(of: $0) } ?? "")
         }
     }
@@ -92,6 +95,12 @@ enum PredicateLiteral {
                 return PredicateParser.keyword(key).map(PredicateParser.reservedWords.contains) == true ? "#" + key : key
             }
         }.joined(separator: ".")
+    }
+
+    /// `$name`, or `` $`name` `` when the name is empty or not a word.
+    static func text(ofVariable name: String) -> String {
+        guard name.isEmpty || !name.unicodeScalars.allSatisfy(PredicateLexer.isWordScalar) else { return "$" + name }
+        return "$`" + escaped(name, quote: "`") + "`"
     }
 
     static func quoted(_ string: String) -> String {

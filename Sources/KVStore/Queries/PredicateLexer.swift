@@ -68,6 +68,9 @@ struct PredicateLexer {
             return token(.string(try quoted()))
         case "`":
             return token(.escapedWord(try backquoted()))
+        case "$" where peek(1) == "`":
+            advance()
+            return token(.variable(try backquoted(what: "variable")))
         case "#", "@", "$":
             advance()
             let name = word()
@@ -248,20 +251,21 @@ struct PredicateLexer {
         return value
     }
 
-    /// `` `text` ``, with `` \` `` and `\\` escaped.
-    private mutating func backquoted() throws(KeyPathPredicateError) -> String {
+    /// `` `text` `` (a key) or `` $`text` `` (a variable), with `` \` `` and `\\` escaped.
+    /// A key, or (after `$`) a variable's name, which may be empty.
+    private mutating func backquoted(what: String = "key") throws(KeyPathPredicateError) -> String {
         let (startLine, startColumn) = (line, column)
         advance()
         var view = String.UnicodeScalarView()
         while let scalar = peek() {
             advance()
             if scalar == "`" {
-                if view.isEmpty { throw error(.syntax, "expected a key between '`'s", startLine, startColumn) }
+                if view.isEmpty && what == "key" { throw error(.syntax, "expected a key between '`'s", startLine, startColumn) }
                 return String(view)
             }
             view.append(scalar == "\\" ? try escape() : scalar)
         }
-        throw error(.syntax, "expected ` to close the key that starts", startLine, startColumn)
+        throw error(.syntax, "expected ` to close the \(what) that starts", startLine, startColumn)
     }
 
     private func error(_ code: KeyPathPredicateError.Code, _ message: String, _ line: Int, _ column: Int) -> KeyPathPredicateError {

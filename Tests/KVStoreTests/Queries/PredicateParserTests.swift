@@ -95,6 +95,18 @@ struct PredicateParserTests {
         #expect(compare(path("ın"), .equal, .constant(1)).description == "ın == 1")
     }
 
+    @Test("a $variable whose name is not a plain word is written between backquotes")
+    func quotedVariables() throws {
+        #expect(try KeyPathPredicate("$`a b` == 1 AND $`x.y`.z == 2 AND $`` == 3")
+            == .and([compare(.variable("a b"), .equal, .constant(1)),
+                     compare(.variable("x.y", keyPath: try KeyValuePath("z")), .equal, .constant(2)),
+                     compare(.variable(""), .equal, .constant(3))]))
+        let subquery = PredicateSubquery(collection: path("lines"), variable: "a line", predicate: compare(.variable("a line"), .equal, .constant(1)))
+        let predicate = compare(.subquery(subquery), .equal, .list([]))
+        #expect(predicate.description == "SUBQUERY(lines, $`a line`, $`a line` == 1) == {}")
+        #expect(try KeyPathPredicate(predicate.description) == predicate)
+    }
+
     @Test("a key path deeper than KeyValuePath allows is an error, not a crash")
     func longKeyPath() {
         let text = Array(repeating: "a", count: KeyValuePath.maximumComponents + 1).joined(separator: ".") + " == 1"
