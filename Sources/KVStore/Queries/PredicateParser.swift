@@ -189,7 +189,8 @@ struct PredicateParser {
 extension KeyPathPredicate {
     /// How deeply a parsed predicate nests parentheses, `NOT`s, lists and subqueries (a subquery
     /// counts as ``subqueryNestingCost`` levels): far beyond any real query, and shallow enough
-    /// that parsing, printing and evaluating it fit in a thread's stack of 512 KiB.
+    /// that parsing, printing and evaluating it fit in a thread's stack of 512 KiB. Evaluating a
+    /// predicate built in Swift checks the same cap first.
     public static let maximumNesting = 100
 
     /// The levels of ``maximumNesting`` one `SUBQUERY` takes: each costs about five times the
