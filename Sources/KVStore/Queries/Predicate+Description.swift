@@ -4,59 +4,28 @@ extension KeyPathPredicate {
     ///
     /// `KeyPathPredicate(p.description) == p` for every predicate whose ``and(_:)`` and ``or(_:)`` have two
     /// operands or more (the parser never makes fewer; with one, the operand is printed alone, with
-    /// none `TRUEPREDICATE` or `FALSEPREDICATE`).
+    /// none `TRUEPREDICATE` or `FALSEPREDICATE`), whose NaNs are plain `.nan` (a sign or payload is
+    /// not printed), and that the parser accepts (a `MATCHES` pattern that is a regular
+    /// expression, two bounds for `BETWEEN`, nesting within ``maximumNesting``). Keys and `$variable`
+    /// names that are not plain words are written between backquotes.
+    /// It is written without recursion, so a predicate built in Swift however deep prints on any
+    /// thread's stack.
     public var description: String {
-        switch self {
-        case .true: "TRUEPREDICATE"
-        case .false: "FALSEPREDICATE"
-        case .and(let operands): Self.join(operands, "AND", empty: "TRUEPREDICATE")
-        case .or(let operands): Self.join(operands, "OR", empty: "FALSEPREDICATE")
-        case .not(let operand): "NOT " + operand.operandText
-        case .comparison(let comparison): comparison.description
-        }
-    }
-
-    private static func join(_ operands: [KeyPathPredicate], _ word: String, empty: String) -> String {
-        switch operands.count {
-        case 0: empty
-        case 1: operands[0].description
-        default: operands.map(\.operandText).joined(separator: " \(word) ")
-        }
-    }
-
-    /// The predicate as an operand of AND, OR or NOT: compound ones in parentheses.
-    private var operandText: String {
-        switch self {
-        case .and, .or: "(\(description))"
-        default: description
-        }
+        PredicateWriter.text(of: .predicate(self, operand: false))
     }
 }
 
 extension PredicateComparison: CustomStringConvertible {
     /// `ANY tags ==[c] "swift"`.
     public var description: String {
-        let quantifier = quantifier.map { "\($0.rawValue) " } ?? ""
-        return "\(quantifier)\(left) \(`operator`.rawValue)\(options.text) \(right)"
+        PredicateWriter.text(of: .comparison(self))
     }
 }
 
 extension KeyPathExpression: CustomStringConvertible {
     /// The expression as written: `customer.city`, `$l.qty`, `"Oslo"`, `{1, 2}`.
     public var description: String {
-        switch self {
-        case .constant(let value):
-            PredicateLiteral.text(of: value)
-        case .keyPath(let path):
-            PredicateLiteral.text(of: path)
-        case .variable(let name, let path):
-            "$\(name)" + (path.map { "." + PredicateLiteral.text(of: $0) } ?? "")
-        case .list(let elements):
-            "{" + elements.map(\.description).joined(separator: ", ") + "}"
-        case .subquery(let subquery, let path):
-            "SUBQUERY(\(subquery.collection), $\(subquery.variable), \(subquery.predicate))"
-                + (path.map { "." + PredicateLiteral.text(of: $0) } ?? "")
-        }
+        PredicateWriter.text(of: .expression(self))
     }
 }
 
@@ -89,9 +58,15 @@ enum PredicateLiteral {
                 let isWord = key.unicodeScalars.allSatisfy(PredicateLexer.isWordScalar)
                     && !(key.unicodeScalars.first.map { ("0" ... "9").contains($0) } ?? true)
                 if !isWord { return "`" + escaped(key, quote: "`") + "`" }
-                return PredicateParser.reservedWords.contains(key.uppercased()) ? "#" + key : key
+                return PredicateParser.keyword(key).map(PredicateParser.reservedWords.contains) == true ? "#" + key : key
             }
         }.joined(separator: ".")
+    }
+
+    /// `$name`, or `` $`name` `` when the name is empty or not a word.
+    static func text(ofVariable name: String) -> String {
+        guard name.isEmpty || !name.unicodeScalars.allSatisfy(PredicateLexer.isWordScalar) else { return "$" + name }
+        return "$`" + escaped(name, quote: "`") + "`"
     }
 
     static func quoted(_ string: String) -> String {

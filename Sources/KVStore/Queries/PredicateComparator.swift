@@ -13,10 +13,12 @@ struct PredicateComparator {
     let op: PredicateOperator
     let options: StringComparisonOptions
     /// The compiled `MATCHES` pattern, when the operator is `MATCHES` and the pattern is known.
-    let regularExpression: NSRegularExpression?
+    let regularExpression: WholeStringExpression?
 
     /// Whether `left op right` holds, for one left value (quantifiers are applied by the caller).
-    func holds(_ left: Value?, _ right: Value?) -> Bool {
+    ///
+    /// - Throws: ``KeyPathPredicateError/Code/regularExpressionTooCostly`` from `MATCHES`.
+    func holds(_ left: Value?, _ right: Value?) throws(KeyPathPredicateError) -> Bool {
         guard let left, let right, !left.isNull, !right.isNull else { return false }
         switch op {
         case .equal: return equal(left, right) == true
@@ -34,16 +36,18 @@ struct PredicateComparator {
             return elements.contains { equal(left, $0) == true }
         case .beginsWith, .endsWith, .contains, .like, .matches:
             guard case .string(let string) = left, case .string(let pattern) = right else { return false }
-            return matches(StringFolding.fold(string, options), pattern)
+            return try matches(string, pattern)
         }
     }
 
-    private func matches(_ string: String, _ pattern: String) -> Bool {
+    private func matches(_ string: String, _ pattern: String) throws(KeyPathPredicateError) -> Bool {
         if op == .matches {
             guard let regularExpression else { return false }
-            return StringMatching.matches(string, regularExpression)
+            // [c] is the expression's own case-insensitive matching: folding `ß` to `ss` first
+            // would stop `stra.e` matching `Straße`.
+            return try StringMatching.matches(StringFolding.fold(string, options.subtracting(.caseInsensitive)), regularExpression)
         }
-        let pattern = StringFolding.fold(pattern, options)
+        let (string, pattern) = (StringFolding.fold(string, options), StringFolding.fold(pattern, options))
         switch op {
         case .beginsWith: return StringMatching.beginsWith(string, pattern)
         case .endsWith: return StringMatching.endsWith(string, pattern)

@@ -22,6 +22,9 @@ public struct KeyPathPredicateError: Error, Sendable, Hashable, CustomStringConv
         case nestedTooDeeply
         /// A `MATCHES` pattern that is not a regular expression.
         case invalidRegularExpression
+        /// A `MATCHES` pattern that takes more than 20,000,000 steps of the regular expression
+        /// engine to match one value: one that backtracks exponentially, such as `(a+)+b`.
+        case regularExpressionTooCostly
         /// A `$variable` with no value given.
         case unboundVariable
     }

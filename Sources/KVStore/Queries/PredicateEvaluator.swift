@@ -5,7 +5,8 @@ import Foundation
 /// The rules (<doc:PredicateLanguage>):
 /// - A key path that is missing, runs into a value that is not a container, or fails an operator
 ///   gives no value, and a comparison with no value is false; `== nil` and `!= nil` (a `nil`
-///   literal on either side) test whether a value is there.
+///   literal on either side) test whether the other side has a value: the value itself without a
+///   quantifier (an empty array is a value), each element with one (`ANY lines.qty == nil`).
 /// - A left side that is an array (a key path crossing arrays: `lines.sku`, or naming one: `tags`)
 ///   compares ANY element by default, nested arrays flattened, as Realm and Core Data's SQL store
 ///   do; `ALL` and `NONE` ask for every or no element. `==` and `!=` with an array on both sides
@@ -31,12 +32,13 @@ struct PredicateEvaluator<Source: KeyValueSource> {
     }
 
     private func holds(_ comparison: PredicateComparison) throws -> Bool {
-        let left = try value(comparison.left)
         if let presence = Self.presenceTest(comparison) {
-            return try quantified(comparison.quantifier, left, implicit: true) { element in
+            let tested = try value(comparison.left == .constant(.null) ? comparison.right : comparison.left)
+            return try quantified(comparison.quantifier, tested, implicit: false) { element in
                 presence == (element == nil || element == .null)
             }
         }
+        let left = try value(comparison.left)
         let right = try value(comparison.right)
         let comparator = PredicateComparator(
             op: comparison.operator, options: comparison.options,
@@ -45,7 +47,7 @@ struct PredicateEvaluator<Source: KeyValueSource> {
         let wholeArrays = (comparison.operator == .equal || comparison.operator == .notEqual)
             && right?.arrayValue != nil
         return try quantified(comparison.quantifier, left, implicit: !wholeArrays) { element in
-            comparator.holds(element, right)
+            try comparator.holds(element, right)
         }
     }
 
@@ -80,7 +82,7 @@ struct PredicateEvaluator<Source: KeyValueSource> {
         }
     }
 
-    private func regularExpression(_ comparison: PredicateComparison, pattern: Value?) throws -> NSRegularExpression? {
+    private func regularExpression(_ comparison: PredicateComparison, pattern: Value?) throws -> WholeStringExpression? {
         guard comparison.operator == .matches, case .string(let pattern)? = pattern else { return nil }
         let key = "\(comparison.options.rawValue):\(pattern)"
         if let known = compiled.patterns[key] { return known }
@@ -161,5 +163,5 @@ extension KeyPathExpression {
 
 /// The regular expressions one evaluation has compiled, by options and pattern.
 final class CompiledPatterns {
-    var patterns: [String: NSRegularExpression] = [:]
+    var patterns: [String: WholeStringExpression] = [:]
 }

@@ -11,7 +11,8 @@ struct PredicateToken: Equatable {
         case variable(String)
         /// A quoted string, escapes resolved.
         case string(String)
-        /// Digits, with `.` or an exponent for a double; the parser converts (and signs) it.
+        /// Digits, with `.` or an exponent for a double, or `0x…`, `0o…`, `0b…`; the parser
+        /// converts (and signs) it.
         case number(String)
         /// An operator or punctuation: `==`, `(`, `,`, …
         case symbol(String)
@@ -27,8 +28,10 @@ struct PredicateToken: Equatable {
 
 /// Splits a predicate's text into tokens.
 ///
-/// Words are letters, digits and `_`, plus any non-ASCII scalar (keys in other scripts need no
-/// escape). Strings are `'…'` or `"…"` with the escapes `\\ \' \" \n \r \t \0 \uXXXX`.
+/// Words are letters, digits and `_`, plus non-ASCII scalars other than spaces, quotation marks,
+/// brackets and math symbols (keys in other scripts need no escape). Strings are `'…'` or `"…"`
+/// with the escapes `\\ \' \" \n \r \t`, `\uXXXX` (a surrogate pair in two of them is one
+/// character), `\xXX` and C's octal `\0` to `\377`.
 struct PredicateLexer {
     private let scalars: [Unicode.Scalar]
     private var index = 0
@@ -65,6 +68,9 @@ struct PredicateLexer {
             return token(.string(try quoted()))
         case "`":
             return token(.escapedWord(try backquoted()))
+        case "$" where peek(1) == "`":
+            advance()
+            return token(.variable(try backquoted(what: "variable")))
         case "#", "@", "$":
             advance()
             let name = word()
@@ -78,14 +84,22 @@ struct PredicateLexer {
                 for _ in symbol.unicodeScalars { advance() }
                 return token(.symbol(symbol))
             }
-            throw error(.syntax, "unexpected character '\(first.escaped(asASCII: false))'", startLine, startColumn)
+            let hint = first.properties.isQuotationMark ? "; quote strings with ' or \"" : ""
+            throw error(.syntax, "unexpected character '\(first.escaped(asASCII: false))'\(hint)", startLine, startColumn)
         }
     }
 
+    /// Letters, digits and `_`, and any non-ASCII scalar but spaces, controls, quotation marks,
+    /// brackets and math symbols: `“Ada”` and `≥` are mistakes to report, not parts of a key.
     static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar {
-        case "a" ... "z", "A" ... "Z", "0" ... "9", "_": true
-        default: !scalar.isASCII && !scalar.properties.isWhitespace
+        case "a" ... "z", "A" ... "Z", "0" ... "9", "_": return true
+        case _ where scalar.isASCII || scalar.properties.isWhitespace || scalar.properties.isQuotationMark: return false
+        default:
+            switch scalar.properties.generalCategory {
+            case .control, .openPunctuation, .closePunctuation, .initialPunctuation, .finalPunctuation, .mathSymbol: return false
+            default: return true
+            }
         }
     }
 
@@ -129,9 +143,15 @@ struct PredicateLexer {
         return String(view)
     }
 
-    /// Digits, an optional fraction, an optional exponent.
+    /// Digits, an optional fraction, an optional exponent; or `0x`, `0o`, `0b` and the word after
+    /// it (the parser checks its digits).
     private mutating func number() -> String {
         var view = String.UnicodeScalarView()
+        if peek() == "0", let prefix = peek(1), "xXoObB".unicodeScalars.contains(prefix) {
+            advance()
+            advance()
+            return "0" + String(prefix) + word()
+        }
         func digits() {
             while let scalar = peek(), ("0" ... "9").contains(scalar) {
                 view.append(scalar)
@@ -182,39 +202,70 @@ struct PredicateLexer {
         case "n": return "\n"
         case "r": return "\r"
         case "t": return "\t"
-        case "0": return "\0"
         case "\\", "'", "\"", "`": return scalar
-        case "u":
-            var value: UInt32 = 0
-            for _ in 0 ..< 4 {
-                guard let digit = peek(), digit.isASCII, let hex = UInt32(String(digit), radix: 16)
-                else { throw error(.invalidLiteral, "expected four hex digits after '\\u'", escapeLine, escapeColumn) }
-                value = value * 16 + hex
+        case "0" ... "7":
+            var (value, text) = (scalar.value - 0x30, String(scalar))
+            while text.count < 3, let digit = peek(), ("0" ... "7").contains(digit) {
+                (value, text) = (value * 8 + digit.value - 0x30, text + String(digit))
                 advance()
             }
-            guard let result = Unicode.Scalar(value) else {
-                throw error(.invalidLiteral, "'\\u' names a surrogate, not a character", escapeLine, escapeColumn)
+            guard value <= 0o377 else {
+                throw error(.invalidLiteral, "the octal escape '\\\(text)' is above \\377", escapeLine, escapeColumn)
             }
-            return result
+            return Unicode.Scalar(UInt8(value))
+        case "x":
+            guard let value = hexDigits(2) else {
+                throw error(.invalidLiteral, "expected two hex digits after '\\x'", escapeLine, escapeColumn)
+            }
+            return Unicode.Scalar(UInt8(value))
+        case "u":
+            guard let value = hexDigits(4) else {
+                throw error(.invalidLiteral, "expected four hex digits after '\\u'", escapeLine, escapeColumn)
+            }
+            if let result = Unicode.Scalar(value) { return result }
+            // A high surrogate and a low one in the next \u make one character, as in JSON.
+            if (0xD800 ..< 0xDC00).contains(value), peek() == "\\", peek(1) == "u" {
+                let mark = (index, line, column)
+                advance()
+                advance()
+                if let low = hexDigits(4), (0xDC00 ..< 0xE000).contains(low),
+                   let result = Unicode.Scalar(0x10000 + (value - 0xD800) << 10 + (low - 0xDC00)) {
+                    return result
+                }
+                (index, line, column) = mark
+            }
+            throw error(.invalidLiteral, "'\\u' names a surrogate, not a character", escapeLine, escapeColumn)
         default:
             throw error(.invalidLiteral, "unknown escape '\\\(scalar.escaped(asASCII: false))'", escapeLine, escapeColumn)
         }
     }
 
-    /// `` `text` ``, with `` \` `` and `\\` escaped.
-    private mutating func backquoted() throws(KeyPathPredicateError) -> String {
+    /// The value of the next `count` hex digits, consumed; nil when there are fewer.
+    private mutating func hexDigits(_ count: Int) -> UInt32? {
+        var value: UInt32 = 0
+        for _ in 0 ..< count {
+            guard let digit = peek(), digit.isASCII, let hex = UInt32(String(digit), radix: 16) else { return nil }
+            value = value * 16 + hex
+            advance()
+        }
+        return value
+    }
+
+    /// `` `text` `` (a key) or `` $`text` `` (a variable), with `` \` `` and `\\` escaped.
+    /// A key, or (after `$`) a variable's name, which may be empty.
+    private mutating func backquoted(what: String = "key") throws(KeyPathPredicateError) -> String {
         let (startLine, startColumn) = (line, column)
         advance()
         var view = String.UnicodeScalarView()
         while let scalar = peek() {
             advance()
             if scalar == "`" {
-                if view.isEmpty { throw error(.syntax, "expected a key between '`'s", startLine, startColumn) }
+                if view.isEmpty && what == "key" { throw error(.syntax, "expected a key between '`'s", startLine, startColumn) }
                 return String(view)
             }
             view.append(scalar == "\\" ? try escape() : scalar)
         }
-        throw error(.syntax, "expected ` to close the key that starts", startLine, startColumn)
+        throw error(.syntax, "expected ` to close the \(what) that starts", startLine, startColumn)
     }
 
     private func error(_ code: KeyPathPredicateError.Code, _ message: String, _ line: Int, _ column: Int) -> KeyPathPredicateError {

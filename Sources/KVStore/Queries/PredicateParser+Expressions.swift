@@ -14,20 +14,11 @@ extension PredicateParser {
         let start = current
         switch start.kind {
         case .word(let word):
-            switch word.uppercased() {
-            case "NIL", "NULL": return constant(.null)
-            case "TRUE", "YES": return constant(.bool(true))
-            case "FALSE", "NO": return constant(.bool(false))
-            case "SUBQUERY":
-                return try nested(cost: KeyPathPredicate.subqueryNestingCost) { (parser) throws(KeyPathPredicateError) in
-                    try parser.subquery()
-                }
-            case "CAST": return try cast()
-            case let upper where Self.reservedWords.contains(upper): throw expected(what)
-            default:
-                advance()
-                return .keyPath(try keyPath(startingWith: [.key(word)], at: start))
+            if let keyword = Self.keyword(word), Self.reservedWords.contains(keyword) {
+                return try keywordExpression(keyword, what: what)
             }
+            advance()
+            return .keyPath(try keyPath(startingWith: [.key(word)], at: start))
         case .escapedWord(let word):
             advance()
             return .keyPath(try keyPath(startingWith: [.key(word)], at: start))
@@ -46,6 +37,23 @@ extension PredicateParser {
             return try nested { (parser) throws(KeyPathPredicateError) in try parser.list() }
         default:
             throw expected(what)
+        }
+    }
+
+    /// `nil`, `TRUE`, `SUBQUERY(…)`, `CAST(…)`; another keyword is not an expression. Apart from
+    /// ``expression(what:)``, whose stack frame each level of nested lists pays (in a debug
+    /// build a switch over strings makes that frame kilobytes larger).
+    private mutating func keywordExpression(_ keyword: String, what: String) throws(KeyPathPredicateError) -> KeyPathExpression {
+        switch keyword {
+        case "NIL", "NULL": return constant(.null)
+        case "TRUE", "YES": return constant(.bool(true))
+        case "FALSE", "NO": return constant(.bool(false))
+        case "SUBQUERY":
+            return try nested(cost: KeyPathPredicate.subqueryNestingCost) { (parser) throws(KeyPathPredicateError) in
+                try parser.subquery()
+            }
+        case "CAST": return try cast()
+        default: throw expected(what)
         }
     }
 
@@ -132,13 +140,24 @@ extension PredicateParser {
         }
     }
 
-    /// An int or a double, with an optional leading `-`.
+    /// An int or a double, with an optional leading `-`; ints also in hexadecimal (`0x1F`),
+    /// octal (`0o17`) and binary (`0b101`).
     private mutating func number() throws(KeyPathPredicateError) -> Value {
         let start = current
         let negative = take(symbol: "-")
         guard case .number(let digits) = current.kind else { throw expected("a number") }
         advance()
         let text = (negative ? "-" : "") + digits
+        if let (radix, name) = Self.radixes[String(digits.dropFirst().prefix(1)).lowercased()], digits.first == "0" {
+            let body = digits.dropFirst(2)
+            guard !body.isEmpty, body.allSatisfy({ $0.isASCII && ($0.hexDigitValue ?? radix) < radix }) else {
+                throw error(.invalidLiteral, "'\(digits.prefix(40))' is not \(name) integer", at: start)
+            }
+            guard let int = Int64((negative ? "-" : "") + body, radix: radix) else {
+                throw error(.invalidLiteral, "the integer \(text.prefix(40)) is out of the range of Int64", at: start)
+            }
+            return .int(int)
+        }
         if digits.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
             guard let double = Double(text), double.isFinite else {
                 throw error(.invalidLiteral, "the number \(text.prefix(40)) is out of the range of a double", at: start)
@@ -150,6 +169,9 @@ extension PredicateParser {
         }
         return .int(int)
     }
+
+    /// The radix and its name after `0` in an integer.
+    private static let radixes = ["x": (16, "a hexadecimal"), "o": (8, "an octal"), "b": (2, "a binary")]
 
     /// The operator `@name` names, at the current token.
     private func collectionOperator(_ name: String) throws(KeyPathPredicateError) -> CollectionOperator {

@@ -34,7 +34,13 @@ struct PredicateParser {
     /// The current token's keyword, uppercased, when it is a bare word.
     var keyword: String? {
         guard case .word(let word) = current.kind else { return nil }
-        return word.uppercased()
+        return Self.keyword(word)
+    }
+
+    /// `word` uppercased when it is ASCII; nil otherwise. Keywords are ASCII: Swift uppercases
+    /// `ın` (dotless i) to `IN` and `ſome` (long s) to `SOME`, and those are keys.
+    static func keyword(_ word: String) -> String? {
+        word.utf8.allSatisfy { $0 < 0x80 } ? word.uppercased() : nil
     }
 
     mutating func take(keyword: String) -> Bool {
@@ -115,9 +121,9 @@ struct PredicateParser {
         }
         if quantifier != nil { advance() }
         let left = try expression(what: "a predicate")
+        let operatorText = current.text
         let op = try comparisonOperator()
         let options = try stringOptions()
-        let operatorText = tokens[position - 1].text
         let rightToken = current
         let right = try expression(what: "a value")
         if op == .between { try checkBounds(right, after: operatorText) }
@@ -183,7 +189,8 @@ struct PredicateParser {
 extension KeyPathPredicate {
     /// How deeply a parsed predicate nests parentheses, `NOT`s, lists and subqueries (a subquery
     /// counts as ``subqueryNestingCost`` levels): far beyond any real query, and shallow enough
-    /// that parsing, printing and evaluating it fit in a thread's stack of 512 KiB.
+    /// that parsing, printing and evaluating it fit in a thread's stack of 512 KiB. Evaluating a
+    /// predicate built in Swift checks the same cap first.
     public static let maximumNesting = 100
 
     /// The levels of ``maximumNesting`` one `SUBQUERY` takes: each costs about five times the

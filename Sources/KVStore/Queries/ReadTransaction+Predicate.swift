@@ -16,11 +16,14 @@ extension ReadTransaction {
     ///   - predicate: the condition, parsed or built in Swift.
     ///   - ref: the record it is evaluated on.
     ///   - variables: the values of the predicate's `$variables`.
-    /// - Throws: ``KeyPathPredicateError`` for a `$variable` not in `variables` (checked before anything
-    ///   is read) or a `MATCHES` pattern that is not a regular expression;
+    /// - Throws: ``KeyPathPredicateError`` for a predicate built in Swift that nests deeper than
+    ///   ``KeyPathPredicate/maximumNesting`` or a `$variable` not in `variables` (both checked
+    ///   before anything is read), and for a `MATCHES` pattern that is not a regular expression
+    ///   or takes too many steps to match a value;
     ///   ``KeyValueCodingError/Code/recordNotFound`` when there is no record `ref`; and what a
     ///   kind's `valueForUndefinedKey` hook throws.
     public func evaluate(_ predicate: KeyPathPredicate, on ref: RecordRef, variables: [String: Value] = [:]) throws -> Bool {
+        try predicate.checkNesting()
         if let name = predicate.unboundVariable(Set(variables.keys)) {
             throw PredicateEvaluator<TransactionSource>.unbound(name)
         }

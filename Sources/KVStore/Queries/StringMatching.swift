@@ -3,6 +3,15 @@ import Foundation
 /// The string operators, on strings already folded by ``StringFolding``: prefixes, suffixes and
 /// substrings by Unicode scalar (UTF-8 bytes), `LIKE` by character, `MATCHES` by regular expression.
 enum StringMatching {
+    /// The most steps of the regular expression engine one `MATCHES` takes on one value (about
+    /// half a second): plenty for a pattern that runs in linear time over megabytes; `(a+)+b`
+    /// needs 2^n steps for n `a`s. ICU itself gives up silently after some 40 million steps
+    /// and reports no match, which would be a wrong `false`.
+    static let maximumSteps = 20_000_000
+
+    /// The steps between two progress reports of ICU's matcher.
+    private static let stepsPerReport = 10_000
+
     static func beginsWith(_ string: String, _ prefix: String) -> Bool {
         string.utf8.starts(with: prefix.utf8)
     }
@@ -63,21 +72,55 @@ enum StringMatching {
         return p == pieces.count
     }
 
-    /// The compiled regular expression for `MATCHES`, matching whole strings.
+    /// The compiled regular expression for `MATCHES`, matching whole strings: `\A(?:pattern)\z`.
     ///
+    /// A valid pattern can end inside a `\Q` quote or an `(?x)` comment, which would swallow the
+    /// closing `)\z`; the quote is then closed with `\E`, the comment with a newline.
     /// - Throws: ``KeyPathPredicateError/Code/invalidRegularExpression`` naming the pattern.
-    static func regularExpression(_ pattern: String, caseInsensitive: Bool) throws(KeyPathPredicateError) -> NSRegularExpression {
-        do {
-            _ = try NSRegularExpression(pattern: pattern)  // the pattern alone, so '(?:' + ')' cannot rescue it
-            return try NSRegularExpression(
-                pattern: "\\A(?:\(pattern))\\z", options: caseInsensitive ? [.caseInsensitive] : []
-            )
-        } catch {
-            throw KeyPathPredicateError(.invalidRegularExpression, "'\(pattern.prefix(60))' is not a regular expression for MATCHES")
+    static func regularExpression(_ pattern: String, caseInsensitive: Bool) throws(KeyPathPredicateError) -> WholeStringExpression {
+        // The pattern alone must compile, so that '(?:' + ')' cannot rescue it.
+        if (try? NSRegularExpression(pattern: pattern)) != nil {
+            for ending in ["", "\\E", "\n"] {
+                let whole = "\\A(?:\(pattern)\(ending))\\z"
+                if let compiled = try? NSRegularExpression(pattern: whole, options: caseInsensitive ? [.caseInsensitive] : []) {
+                    return WholeStringExpression(pattern: pattern, regex: compiled)
+                }
+            }
         }
+        throw KeyPathPredicateError(.invalidRegularExpression, "'\(pattern.prefix(60))' is not a regular expression for MATCHES")
     }
 
-    static func matches(_ string: String, _ regex: NSRegularExpression) -> Bool {
-        regex.firstMatch(in: string, range: NSRange(string.startIndex..., in: string)) != nil
+    /// Whether the whole `string` matches, after at most ``maximumSteps`` steps.
+    ///
+    /// - Throws: ``KeyPathPredicateError/Code/regularExpressionTooCostly`` when the match needs
+    ///   more steps, or ICU stops it with an internal error.
+    static func matches(_ string: String, _ expression: WholeStringExpression) throws(KeyPathPredicateError) -> Bool {
+        var (matched, reports, stopped) = (false, 0, false)
+        let range = NSRange(string.startIndex..., in: string)
+        expression.regex.enumerateMatches(in: string, options: [.reportProgress, .reportCompletion], range: range) { result, flags, stop in
+            if result != nil {
+                matched = true
+                stop.pointee = true
+            } else if flags.contains(.internalError) {
+                stopped = true
+            } else if flags.contains(.progress) {
+                reports += 1
+                if reports * stepsPerReport > maximumSteps {
+                    stopped = true
+                    stop.pointee = true
+                }
+            }
+        }
+        guard !stopped else {
+            throw KeyPathPredicateError(.regularExpressionTooCostly, "'\(expression.pattern.prefix(60))' takes more than "
+                + "\(maximumSteps) steps to match one value; simplify the MATCHES pattern")
+        }
+        return matched
     }
+}
+
+/// A `MATCHES` pattern compiled to match whole strings, and the pattern as written, for messages.
+struct WholeStringExpression {
+    let pattern: String
+    let regex: NSRegularExpression
 }

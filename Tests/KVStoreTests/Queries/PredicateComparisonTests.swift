@@ -61,6 +61,24 @@ struct PredicateComparisonTests {
         #expect(try !store.holds("address.zip == $v", nil, ["v": .null]))  // a null variable is no value
     }
 
+    @Test("nil on either side tests the other side: nil == name is name == nil")
+    func presenceWithNilOnTheLeft() throws {
+        #expect(try !store.holds("nil == name") && store.holds("nil != name"))
+        #expect(try store.holds("nil == nickname") && !store.holds("nil != nickname"))
+        #expect(try store.holds("NULL == address.zip") && !store.holds("nil != address.zip"))
+        #expect(try store.holds("ANY nil == scores") && !store.holds("ALL nil == scores"))
+    }
+
+    @Test("without a quantifier, == nil and != nil test the value itself, an empty array included")
+    func presenceOfArrays() throws {
+        #expect(try store.holds("tags != nil", store.oslo) && !store.holds("tags == nil", store.oslo))
+        #expect(try store.holds("scores != nil") && !store.holds("scores == nil"))  // [90, 85.5, null]
+        #expect(try store.holds("lines.qty != nil", store.invoice) && !store.holds("lines.qty == nil", store.invoice))
+        // A quantifier asks about the elements.
+        #expect(try store.holds("ANY scores == nil") && store.holds("ANY lines.qty == nil", store.invoice))
+        #expect(try !store.holds("ANY tags != nil", store.oslo) && store.holds("NONE tags == nil", store.oslo))
+    }
+
     @Test("$variables, in comparisons, lists and IN")
     func variables() throws {
         #expect(try store.holds("born == $year AND name IN $names", nil, ["year": 1815, "names": ["Olav", "Ada"]]))

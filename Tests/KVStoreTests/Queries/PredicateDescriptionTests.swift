@@ -56,50 +56,10 @@ struct PredicateDescriptionTests {
     @Test("random predicates round-trip through their description")
     func randomRoundTrip() throws {
         var random = SystemRandomNumberGenerator()
-        for _ in 0 ..< 500 {
+        for _ in 0 ..< 2000 {
             let predicate = RandomPredicate.predicate(depth: 3, using: &random)
             let text = predicate.description
             #expect(try KeyPathPredicate(text) == predicate, "\(text)")
-        }
-    }
-}
-
-/// Random predicates, every case of the value type.
-enum RandomPredicate {
-    static func predicate(depth: Int, using random: inout some RandomNumberGenerator) -> KeyPathPredicate {
-        switch Int.random(in: 0 ..< (depth > 0 ? 6 : 3), using: &random) {
-        case 0: return Bool.random(using: &random) ? .true : .false
-        case 1, 2: return comparison(depth: depth, using: &random)
-        case 3: return .and((0 ..< Int.random(in: 2 ... 3, using: &random)).map { _ in predicate(depth: depth - 1, using: &random) })
-        case 4: return .or((0 ..< Int.random(in: 2 ... 3, using: &random)).map { _ in predicate(depth: depth - 1, using: &random) })
-        default: return .not(predicate(depth: depth - 1, using: &random))
-        }
-    }
-
-    static func comparison(depth: Int, using random: inout some RandomNumberGenerator) -> KeyPathPredicate {
-        let op = PredicateOperator.allCases.randomElement(using: &random)!
-        let quantifier = [nil, PredicateQuantifier.anyElement, .everyElement, .noElement].randomElement(using: &random)!
-        let options = [StringComparisonOptions(), .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]]
-            .randomElement(using: &random)!
-        let right: KeyPathExpression = op == .between ? .list([expression(depth: 0, using: &random), expression(depth: 0, using: &random)])
-            : op == .matches ? .constant("a.*") : expression(depth: depth, using: &random)
-        return compare(expression(depth: depth, using: &random), op, right, options: options, quantifier: quantifier)
-    }
-
-    static func expression(depth: Int, using random: inout some RandomNumberGenerator) -> KeyPathExpression {
-        let keyPath = ["a", "b.c", "lines.@sum.amount", "tags.@count", "@count", "@max.in"].randomElement(using: &random)!
-        switch Int.random(in: 0 ..< (depth > 0 ? 6 : 4), using: &random) {
-        case 0: return .keyPath(try! KeyValuePath(["name", "address.city", "lines.qty", "in.ALL", "@avg.x"].randomElement(using: &random)!))
-        case 1: return .constant([.null, true, 7, -2.5, "s", .date(Date(timeIntervalSinceReferenceDate: 3))].randomElement(using: &random)!)
-        case 2: return .variable("v", keyPath: Bool.random(using: &random) ? nil : try! KeyValuePath(keyPath))
-        case 3: return .list([])
-        case 4: return .list([expression(depth: depth - 1, using: &random), expression(depth: depth - 1, using: &random)])
-        default:
-            let subquery = PredicateSubquery(
-                collection: expression(depth: depth - 1, using: &random), variable: "x",
-                predicate: predicate(depth: depth - 1, using: &random)
-            )
-            return .subquery(subquery, keyPath: Bool.random(using: &random) ? nil : try! KeyValuePath(keyPath))
         }
     }
 }

@@ -31,6 +31,16 @@ struct PredicateErrorTests {
             ("a == $", .syntax, "expected a name after '$' at line 1, column 6"),
             ("@nope == 1", .invalidKeyPath, "unknown collection operator '@nope'; expected one of \(CollectionOperator.list) at line 1, column 1"),
             ("AND == 1", .syntax, "expected a predicate, found 'AND' at line 1, column 1"),
+            ("name == “Ada”", .syntax, "unexpected character '“'; quote strings with ' or \" at line 1, column 9"),
+            ("age ≥ 18", .syntax, "unexpected character '≥' at line 1, column 5"),
+            ("a BETWEEN[c] {1}", .syntax, "expected two bounds {low, high} after 'BETWEEN', found 1 at line 1, column 16"),
+            ("a == 0x", .invalidLiteral, "'0x' is not a hexadecimal integer at line 1, column 6"),
+            ("a == 0b102", .invalidLiteral, "'0b102' is not a binary integer at line 1, column 6"),
+            ("a == 0x10000000000000000", .invalidLiteral, "the integer 0x10000000000000000 is out of the range of Int64 at line 1, column 6"),
+            (#"a == '\uDE00'"#, .invalidLiteral, #"'\u' names a surrogate, not a character at line 1, column 7"#),
+            (#"a == '\uD83Dx'"#, .invalidLiteral, #"'\u' names a surrogate, not a character at line 1, column 7"#),
+            (#"a == '\777'"#, .invalidLiteral, #"the octal escape '\777' is above \377 at line 1, column 7"#),
+            (#"a == '\x4'"#, .invalidLiteral, #"expected two hex digits after '\x' at line 1, column 7"#),
         ]
         for (text, code, message) in cases {
             let error = parseError(text)

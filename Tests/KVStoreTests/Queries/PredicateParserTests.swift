@@ -29,6 +29,11 @@ struct PredicateParserTests {
             ("CAST(-12.5, 'NSDate')", .date(Date(timeIntervalSinceReferenceDate: -12.5))),
             ("CAST('86400', 'NSDate')", .date(Date(timeIntervalSinceReferenceDate: 86400))),
             (#"CAST('{"$ref":"person/ada"}', 'JSON')"#, .reference(try RecordRef("person/ada"))),
+            // Integers in hexadecimal, octal and binary, as the Predicate Programming Guide lists them.
+            ("0x1F", 31), ("0X1f", 31), ("-0x10", -16), ("0o17", 15), ("0b101", 5), ("0x7FFFFFFFFFFFFFFF", .int(.max)),
+            ("-0x8000000000000000", .int(.min)), ("-0b1", -1), ("0", 0), ("007", 7),
+            // A surrogate pair in \u escapes is one character; C's octal and \x escapes.
+            (#"'\uD83D\uDE00'"#, "😀"), (#"'\012\101\0'"#, "\nA\0"), (#"'\x41\x7e'"#, "A~"), (#"'\08'"#, "\08"),
         ]
         for (text, value) in cases {
             #expect(try KeyPathPredicate("x == \(text)") == compare(path("x"), .equal, .constant(value)), "\(text)")
@@ -73,6 +78,33 @@ struct PredicateParserTests {
         #expect(try KeyPathPredicate("a.in.ALL == 1") == compare(path("a.in.ALL"), .equal, .constant(1)))
         #expect(try KeyPathPredicate("`first name` == 'Ada'") == compare(path("first name"), .equal, .constant("Ada")))
         #expect(try KeyPathPredicate("größe.straße > 1") == compare(path("größe.straße"), .greater, .constant(1)))
+        #expect(try KeyPathPredicate("🍎·x == 1") == compare(path("🍎·x"), .equal, .constant(1)))
+        // Quotation marks, brackets and math symbols are not key characters: such keys are quoted.
+        let quoted = compare(path("“q”.a≥b.（x）"), .equal, .constant(1))
+        #expect(quoted.description == "`“q”`.`a≥b`.`（x）` == 1")
+        #expect(try KeyPathPredicate(quoted.description) == quoted)
+    }
+
+    @Test("keywords are ASCII words: keys that uppercase to a keyword stay keys")
+    func nonASCIIKeywords() throws {
+        // Swift uppercases dotless ı to I and long ſ to S: "ın" is not IN, "ſome" is not SOME.
+        #expect(try KeyPathPredicate("ın == 1") == compare(path("ın"), .equal, .constant(1)))
+        #expect(try KeyPathPredicate("ſome == 1 AND ﬁrst == 2")
+            == .and([compare(path("ſome"), .equal, .constant(1)), compare(path("ﬁrst"), .equal, .constant(2))]))
+        #expect(parseError("a ın {1}")?.code == .syntax)
+        #expect(compare(path("ın"), .equal, .constant(1)).description == "ın == 1")
+    }
+
+    @Test("a $variable whose name is not a plain word is written between backquotes")
+    func quotedVariables() throws {
+        #expect(try KeyPathPredicate("$`a b` == 1 AND $`x.y`.z == 2 AND $`` == 3")
+            == .and([compare(.variable("a b"), .equal, .constant(1)),
+                     compare(.variable("x.y", keyPath: try KeyValuePath("z")), .equal, .constant(2)),
+                     compare(.variable(""), .equal, .constant(3))]))
+        let subquery = PredicateSubquery(collection: path("lines"), variable: "a line", predicate: compare(.variable("a line"), .equal, .constant(1)))
+        let predicate = compare(.subquery(subquery), .equal, .list([]))
+        #expect(predicate.description == "SUBQUERY(lines, $`a line`, $`a line` == 1) == {}")
+        #expect(try KeyPathPredicate(predicate.description) == predicate)
     }
 
     @Test("a key path deeper than KeyValuePath allows is an error, not a crash")

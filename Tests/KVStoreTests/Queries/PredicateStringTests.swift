@@ -41,6 +41,11 @@ struct PredicateStringTests {
         ("abc", "MATCHES", "a.c", true), ("abcd", "MATCHES", "a.c", false), ("xabc", "MATCHES", "abc", false),
         ("ab", "MATCHES", "a|ab", true), ("ABC", "MATCHES", "a.c", false), ("ABC", "MATCHES[c]", "a.c", true),
         ("Été", "MATCHES[d]", "Ete", true), ("Été", "MATCHES[cd]", "ete", true), ("a\nb", "MATCHES", "a.b", false),
+        // [c] leaves the string to the pattern: `.` still matches one `ß`, and `ß` matches `SS`.
+        ("Straße", "MATCHES[c]", "stra.e", true), ("STRASSE", "MATCHES[c]", "straße", true), ("Straße", "MATCHES[c]", "STRASSE", true),
+        // Valid patterns that end inside a \Q quote or an (?x) comment.
+        ("abc", "MATCHES", "\\Qabc", true), ("a.c", "MATCHES", "\\Qa.c", true), ("abc", "MATCHES", "\\Qa.c", false),
+        ("ab", "MATCHES", "(?x) a b # letters", true), ("a b", "MATCHES", "(?x) a b # letters", false),
     ]
 
     @Test("string operators with [c] and [d]: folding, LIKE, MATCHES", arguments: folding + like + matches)
