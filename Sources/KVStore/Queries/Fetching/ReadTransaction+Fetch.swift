@@ -45,7 +45,10 @@ extension ReadTransaction {
     /// Without sort descriptors, records stream in id order as the scan finds them, in constant
     /// memory. With sort descriptors, the matches' sort values are held (offset + limit of them
     /// when there is a limit) and the records are decoded once ordered.
-    /// - Parameter keys: when given, a projection: see ``fetch(_:keys:)``.
+    /// - Parameters:
+    ///   - query: which records, in what order, which page.
+    ///   - keys: when given, a projection: see ``fetch(_:keys:)``.
+    ///   - body: called with each result; returns whether to go on.
     /// - Throws: as ``fetch(_:keys:)``, and what `body` throws.
     public func forEachRecord(matching query: RecordQuery, keys: [String]? = nil, _ body: (Record) throws -> Bool) throws {
         try forEachRecord(matching: query, keys: keys, statistics: QueryStatistics(), body)
