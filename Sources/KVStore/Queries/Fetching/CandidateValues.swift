@@ -74,10 +74,21 @@ struct CandidateValues: KeyValueSource {
     }
 
     /// The value at `path` as a predicate or a sort reads it: nil when there is none or it cannot
-    /// be read from this record (a key into a number, an operator over a non-array).
+    /// be read from this record (a key into a number, an operator over a non-array, a key a
+    /// closed kind does not declare). A path of one key is read without the key-path machinery.
     func lenientValue(at path: KeyValuePath) throws -> Value? {
+        if path.components.count == 1, let key = path.firstKey { return try lenientValue(forKey: key) }
         do {
             return try value(at: path)
+        } catch is KeyValueCodingError {
+            return nil
+        }
+    }
+
+    /// The current candidate's value of `key`, read as ``lenientValue(at:)`` reads it.
+    func lenientValue(forKey key: String) throws -> Value? {
+        do {
+            return try value(forKey: key, of: current.standIn)
         } catch is KeyValueCodingError {
             return nil
         }

@@ -45,12 +45,7 @@ final class ResidualFilter {
         case .not(let operand): return try !holds(operand)
         case .general(let predicate): return try evaluator.holds(predicate)
         case .keyComparison(let key, let comparator, let literal, let whole):
-            let value: Value?
-            do {
-                value = try values.value(forKey: key, of: values.current.standIn)
-            } catch is KeyValueCodingError {
-                value = nil  // as the evaluator reads a key path: an undefined key has no value
-            }
+            let value = try values.lenientValue(forKey: key)  // as the evaluator reads a key path
             if case .array? = value { return try evaluator.holds(whole) }
             return comparator.holds(value, literal)
         }
