@@ -11,8 +11,14 @@ final class CurrentCandidate {
     private(set) var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
     private var madeRef: RecordRef?
 
+    /// The stand-in for the current candidate that evaluations start from: `kind/` with an empty
+    /// id, which no record has (``RecordRef`` refuses one), so no stored reference can be taken
+    /// for it.
+    let standIn: RecordRef
+
     init(kind: String, in store: Store) {
         self.kind = kind
+        standIn = RecordRef(storedKind: kind, id: "")
         readsStoredValues = store.kind(named: kind).map { !$0.isClosed && $0.valueForUndefinedKey == nil } ?? true
     }
 
@@ -37,11 +43,6 @@ final class CurrentCandidate {
         madeRef = ref
         return ref
     }
-
-    /// The stand-in for the current candidate that evaluations start from: `kind/` with an empty
-    /// id, which no record has (``RecordRef`` refuses one), so no stored reference can be taken
-    /// for it.
-    var standIn: RecordRef { RecordRef(storedKind: kind, id: "") }
 }
 
 /// Key-path evaluation over a query's candidates: the keys of the ``CurrentCandidate`` (named by
