@@ -24,6 +24,7 @@ struct KVStoreCommand: ParsableCommand {
               kvstore dump ./store --format table
               kvstore journal list ./store --since 10
               kvstore value ./store invoice @sum.amount
+              kvstore query ./store item "read == NO" --sort published:desc --limit 50
               kvstore dump ./old | kvstore load ./new
               kvstore stat ./store
               kvstore render ./store person/ada --text 'Hello [[name]]'
@@ -31,6 +32,7 @@ struct KVStoreCommand: ParsableCommand {
         version: KVStoreVersion.current,
         subcommands: [
             DemoCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ValueCommand.self,
+            QueryCommand.self, CountCommand.self,
             DumpCommand.self, LoadCommand.self, JournalCommand.self, ReplayCommand.self,
             StatCommand.self, VerifyCommand.self, DiffCommand.self, RenderCommand.self,
             ReplicateCommand.self, PromoteCommand.self,

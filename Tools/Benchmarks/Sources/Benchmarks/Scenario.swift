@@ -62,8 +62,8 @@ struct Engines {
 }
 
 extension Scenario {
-    /// The ratio and observation scenarios, numbered 1…; the figures (``Figures``) follow.
-    static let numberedCount = 14
+    /// The ratio, observation and query scenarios, numbered 1…; the figures (``Figures``) follow.
+    static let numberedCount = 16
 
     static let full = "full / FULL"
     static let relaxed = "noMetaSync / NORMAL"

@@ -40,13 +40,14 @@ func measure(_ config: Configuration, root: String) throws -> Report {
     var results: [ScenarioResult] = []
     var checksum = 0
     var facts: DataFacts?
-    // Only figures selected (e.g. `--scenario 17`): the engines' data is not needed.
+    // Only figures selected (e.g. `--scenario 19`): the engines' data is not needed.
     if config.scenarioFilter?.contains(where: { $0 <= Scenario.numberedCount }) ?? true {
         let (engines, data) = try Preparation.prepare(config, root: root, log: log)
         log("prepared in \(ContinuousClock.now - start); running \(config.rounds) rounds per scenario")
         let groupCommit = try GroupCommitBench(near: engines.kvstore, config: config)
         let scenarios = Scenario.all(engines, groupCommit: groupCommit)
             + (try ObservationBench.scenarios(near: engines.kvstore, config: config))
+            + QueryBench.scenarios(engines)
         let numbered = scenarios.filter { !$0.isCompanion }.count
         precondition(numbered == Scenario.numberedCount, "Scenario.numberedCount is \(Scenario.numberedCount), not \(numbered)")
         (results, checksum) = try Runner(config: config, log: log).run(scenarios)

@@ -1,0 +1,64 @@
+/// How a ``RecordQuery`` runs: where its candidate records come from, what is left to check on
+/// each, and in what order they come. ``QueryPlanner/plan(for:in:)`` makes it; ``QueryExecutor``
+/// runs it.
+///
+/// An access path other than a scan (an index range) plugs in as a case of ``Access`` with a
+/// ``CandidateSource`` of its own; the planner states what that path guarantees:
+/// - ``residual``: the part of the predicate its candidates do not already satisfy (nil when they
+///   all match: the executor then reads no record to filter, and `count` reads none at all);
+/// - ``order``: `.sorted(query.sort)` when its candidates come in the query's order, ties by id
+///   ascending (then the executor streams, and `limit` stops the access path early); otherwise
+///   the executor orders them itself (a top-k heap of offset + limit entries when there is a limit).
+struct QueryPlan: Hashable, CustomStringConvertible {
+    /// An access path: what finds the candidates.
+    enum Access: Hashable {
+        /// Every record of the kind, in id order.
+        case scan(KindScan)
+    }
+
+    /// The order candidates come in.
+    enum Order: Hashable {
+        /// By these descriptors, then by id ascending; `.sorted([])` is id order.
+        case sorted([KeyPathSort])
+        /// No order the executor can use.
+        case unordered
+    }
+
+    var access: Access
+    /// The predicate each candidate must still satisfy; nil when every candidate is a result.
+    var residual: KeyPathPredicate?
+    var order: Order
+
+    /// One line, as `explain` prints it: `scan KIND`.
+    var description: String {
+        switch access {
+        case .scan(let scan): "scan \(scan.kind)"
+        }
+    }
+}
+
+/// Chooses the plan of a query: the one place where an access path is picked.
+enum QueryPlanner {
+    /// The plan for `query` in `transaction`; today a scan of the kind, checking the whole predicate
+    /// on every record (none when the predicate is `TRUEPREDICATE`).
+    static func plan(for query: RecordQuery, in transaction: ReadTransaction) throws -> QueryPlan {
+        QueryPlan(
+            access: .scan(KindScan(kind: query.kind)),
+            residual: query.predicate == .true ? nil : query.predicate,
+            order: .sorted([])
+        )
+    }
+}
+
+/// What ``ReadTransaction/explain(_:)`` tells of a query's plan.
+///
+/// Its description is one line: `scan item` when the query reads every record of the kind, and
+/// (once indexes exist) `index item.feed` when it reads an index's range.
+public struct QueryExplanation: Sendable, Hashable, CustomStringConvertible {
+    /// The line: `scan KIND`, or `index KIND.KEYPATH`.
+    public let description: String
+
+    init(_ plan: QueryPlan) {
+        description = plan.description
+    }
+}
