@@ -20,7 +20,7 @@ extension ReadTransaction {
     /// ``value(forKey:of:)`` of a record whose stored encoding the caller has already read (a
     /// scan), without looking it up again.
     func value(forKey key: String, of ref: RecordRef, record: UnsafeRawBufferPointer) throws -> Value? {
-        let kind = store.kind(named: ref.kind)
+        let kind = try effectiveKind(named: ref.kind)
         if let kind, kind.isClosed, !kind.declares(key) {
             return try undefinedValue(forKey: key, of: ref, kind: kind)
         }

@@ -13,6 +13,8 @@ public class ReadTransaction {
     public let store: Store
     let transaction: LMDB.Transaction
     var databases: StoreDatabases { store.databases }
+    /// The kind catalog as this transaction sees it, once asked for (``kindCatalog()``).
+    var loadedCatalog: KindCatalog?
 
     init(store: Store, transaction: LMDB.Transaction) {
         self.store = store
