@@ -32,7 +32,7 @@ struct KVStoreCommand: ParsableCommand {
         subcommands: [
             DemoCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ValueCommand.self,
             DumpCommand.self, LoadCommand.self, JournalCommand.self, ReplayCommand.self,
-            StatCommand.self, VerifyCommand.self, DiffCommand.self, RenderCommand.self,
+            StatCommand.self, VerifyCommand.self, DiffCommand.self, RenderCommand.self, KindCommand.self,
             ReplicateCommand.self, PromoteCommand.self,
             ServeCommand.self,
             TortureCommand.self,  // hidden: the crash and concurrency tests' writer
