@@ -16,27 +16,28 @@ final class KindCatalog: Sendable {
     let version: [UInt8]?
     private let kinds: [String: Result<Kind, StoreError>]
 
+    /// Whether no kind is declared (stored: every write asks).
+    let isEmpty: Bool
+
     private init(version: [UInt8]?, kinds: [String: Result<Kind, StoreError>]) {
         self.version = version
         self.kinds = kinds
+        self.isEmpty = kinds.isEmpty
     }
-
-    /// Whether no kind is declared.
-    var isEmpty: Bool { kinds.isEmpty }
 
     /// The declared kinds' names, in the store's order.
     var names: [String] { kinds.keys.sorted(by: UTF8Text.precedes) }
 
     /// Whether the catalog holds a declaration of `name` (readable or not).
     func declares(_ name: String) -> Bool {
-        !kinds.isEmpty && kinds[name] != nil
+        !isEmpty && kinds[name] != nil
     }
 
     /// The declared rules of `name`, or nil when the catalog does not declare it.
     /// - Throws: ``StoreError`` (`corrupt`, `newerFormat`) naming the kind, when its stored value
     ///   cannot be read.
     func kind(named name: String) throws(StoreError) -> Kind? {
-        guard !kinds.isEmpty, let entry = kinds[name] else { return nil }
+        guard !isEmpty, let entry = kinds[name] else { return nil }
         return try entry.get()
     }
 

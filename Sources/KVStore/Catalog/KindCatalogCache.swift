@@ -30,13 +30,18 @@ final class KindCatalogCache: Sendable {
         caches.object(for: environment) { KindCatalogCache() }
     }
 
+    /// Whether `txn` is a read transaction of a snapshot known to have no catalog.
+    func isEmpty(atSnapshotOf txn: LMDB.Transaction) -> Bool {
+        txn.isReadOnly && emptySnapshot.load(ordering: .relaxed) == txn.id
+    }
+
     /// The catalog `txn` sees.
     /// - Throws: an LMDB error reading meta (a declaration that does not decode is kept in the
     ///   catalog as the error its kind gives).
     func catalog(in txn: LMDB.Transaction, meta: Database, path: String) throws -> KindCatalog {
         let snapshot = txn.isReadOnly ? txn.id : -1
         if snapshot >= 0 {
-            if emptySnapshot.load(ordering: .relaxed) == snapshot { return .empty }
+            if isEmpty(atSnapshotOf: txn) { return .empty }
             let known = latest.withLock { $0 }
             if known.snapshot == snapshot { return known.catalog }
         }

@@ -37,7 +37,23 @@ extension ReadTransaction {
     /// with the closures (hooks, validators, dependent keys) registered in this process; nil for a
     /// kind that has neither (an open kind without hooks). What every read and write enforces.
     /// - Throws: ``StoreError`` naming the kind when its stored declaration cannot be read.
+    @inline(__always)
     func effectiveKind(named name: String) throws -> Kind? {
+        // A schemaless store: a few loads and branches, and no lookup for a snapshot already seen.
+        if !store.hasRegisteredKinds && (hasNoCatalog || catalogIsKnownEmpty()) { return nil }
+        return try rules(ofKind: name)
+    }
+
+    /// Whether the catalog is known to be empty without reading meta: as this transaction read
+    /// it, or as another read of the same snapshot did.
+    private func catalogIsKnownEmpty() -> Bool {
+        if let loadedCatalog { return loadedCatalog.isEmpty }
+        hasNoCatalog = store.catalogs.isEmpty(atSnapshotOf: transaction)
+        return hasNoCatalog
+    }
+
+    /// ``effectiveKind(named:)``, in full.
+    private func rules(ofKind name: String) throws -> Kind? {
         let registered = store.kind(named: name)
         let catalog = try loadedCatalog ?? kindCatalog()
         if !catalog.isEmpty, let declared = try catalog.kind(named: name) {

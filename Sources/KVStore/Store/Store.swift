@@ -79,6 +79,8 @@ public final class Store: Sendable {
     private let kinds: LockedState<[String: Kind]>
     /// Whether any kind was registered: lets lookups skip the lock for schemaless stores.
     private let hasKinds: Atomic<Bool>
+    /// Whether any kind was registered in this process (never false again once true).
+    var hasRegisteredKinds: Bool { hasKinds.load(ordering: .acquiring) }
     /// The in-process observers of this store's environment (shared by every `Store` on it).
     let observation: ObservationHub
     /// The decoded kind catalog of this store's environment (shared by every `Store` on it).
@@ -130,7 +132,7 @@ public final class Store: Sendable {
     /// writes follow the store's declaration of the kind (``ReadTransaction/declaredKind(named:)``),
     /// which another process may have changed since, with these closures on top.
     public func kind(named name: String) -> Kind? {
-        guard hasKinds.load(ordering: .acquiring) else { return nil }
+        guard hasRegisteredKinds else { return nil }
         return kinds.withLock { $0[name] }
     }
 

@@ -15,6 +15,8 @@ public class ReadTransaction {
     var databases: StoreDatabases { store.databases }
     /// The kind catalog as this transaction sees it, once asked for (``kindCatalog()``).
     var loadedCatalog: KindCatalog?
+    /// Whether this transaction's snapshot is known to have no kind catalog (``effectiveKind(named:)``).
+    var hasNoCatalog = false
 
     init(store: Store, transaction: LMDB.Transaction) {
         self.store = store
