@@ -11,6 +11,7 @@ import TestSupport
         #expect((40...80).contains(demo.lines.count), "\(demo.lines.count) lines")
         #expect(demo.lines.first == "Creating a store in \(store).")
         #expect(demo.stdout.contains("undefined key 'discount' of closed kind 'invoice'"))
+        #expect(demo.stdout.contains("invoice/*     -             kindDeclared"))
         #expect(demo.stdout.contains("@count = 3, @sum.amount = 245, @avg.amount = 81.66666666666667, @max.amount = 120"))
         #expect(demo.stdout.contains("insertion[0]"))
         // Observers report after the step that made the change: through a reference, and per kind.
@@ -21,9 +22,9 @@ import TestSupport
         #expect(demo.lines.filter { $0.hasPrefix("  ↳ ") }.count == 5)
         // The typed layer's update writes only the key that differs; the replica refuses a local write.
         #expect(demo.lines.contains { $0.hasSuffix("update(_:from:keys:) wrote only what differed, in one commit, and returned it: paid false → true.") })
-        #expect(demo.lines.contains("  ↳ observer of kind invoice: commit 12 modified 2"))
+        #expect(demo.lines.contains("  ↳ observer of kind invoice: commit 13 modified 2"))
         let replicated = try #require(demo.lines.firstIndex { $0.hasPrefix("Replicated the store into ") })
-        #expect(demo.lines[replicated].contains("17 journal entries applied exactly once") && demo.lines[replicated].hasSuffix("lag 0."))
+        #expect(demo.lines[replicated].contains("18 journal entries applied exactly once") && demo.lines[replicated].hasSuffix("lag 0."))
         #expect(demo.lines[replicated + 2].contains(": local writes are refused (kvstore promote "))
         let suggested = Array(demo.lines.suffix(5))
         #expect(suggested == [

@@ -19,6 +19,7 @@ let targets: [(name: String, products: [String])] = [
     ("FuzzTypedJSON", []),
     ("FuzzJournalStream", []),
     ("FuzzJournalEntry", []),
+    ("FuzzKindDeclaration", []),
     ("FuzzKeyPath", []),
     ("FuzzTemplate", ["KVStoreTemplates"]),
     ("FuzzProtocolFrames", ["KVStoreNetwork"]),

@@ -81,7 +81,7 @@ struct DemoScript {
         try store.register(person)
         try store.register(try Kind("invoice", keys: ["customer": .reference, "amount": .int, "paid": .bool]))
         say("Registered kind 'person' (open: any key), with hooks: null on a number stores 0; a validator trims names.")
-        say("Registered kind 'invoice' (closed: only customer, amount and paid).")
+        say("Registered kind 'invoice' (closed: only customer, amount and paid), stored in the store's kind catalog: every process and `kvstore set` keep its rules.")
     }
 
     private func computeOverInvoices(_ store: Store) throws {

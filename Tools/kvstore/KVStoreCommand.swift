@@ -34,7 +34,7 @@ struct KVStoreCommand: ParsableCommand {
             DemoCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ValueCommand.self,
             QueryCommand.self, CountCommand.self,
             DumpCommand.self, LoadCommand.self, JournalCommand.self, ReplayCommand.self,
-            StatCommand.self, VerifyCommand.self, DiffCommand.self, RenderCommand.self,
+            StatCommand.self, VerifyCommand.self, DiffCommand.self, RenderCommand.self, KindCommand.self,
             ReplicateCommand.self, PromoteCommand.self,
             ServeCommand.self,
             TortureCommand.self,  // hidden: the crash and concurrency tests' writer

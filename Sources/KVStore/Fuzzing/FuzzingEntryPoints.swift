@@ -67,4 +67,20 @@
 
     /// ``JournalCodec/encode(_:encodedNew:)``.
     public static func encodeJournalEntry(_ entry: JournalEntry) -> [UInt8] { JournalCodec.encode(entry) }
+
+    /// ``KindDeclaration/init(encoded:)``, how the store reads a `catalog/<kind>` value: the
+    /// declaration in its journal form (``KindDeclaration/journalValue``; nil for an open kind's).
+    public static func decodeKindDeclaration(_ bytes: [UInt8]) throws(DecodingFailure) -> Value? {
+        do {
+            return try bytes.withUnsafeBytes { buffer in
+                Result { () throws(DeclarationError) -> Value? in try KindDeclaration(encoded: buffer).journalValue }
+            }.get()
+        } catch { throw DecodingFailure(description: error.description) }
+    }
+
+    /// ``KindDeclaration/init(journalValue:)`` then ``KindDeclaration/encoded``: a journal
+    /// entry's declaration as the catalog stores it.
+    public static func encodeKindDeclaration(_ journalValue: Value?) throws(DecodingFailure) -> [UInt8] {
+        do { return try KindDeclaration(journalValue: journalValue).encoded } catch { throw DecodingFailure(description: error.description) }
+    }
 }

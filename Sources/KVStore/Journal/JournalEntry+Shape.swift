@@ -3,13 +3,22 @@
 extension JournalEntry {
     /// What makes this entry one no store journals, or nil when its fields fit its change kind: a
     /// setting names a key path of record keys; an index-level change names one record key and
-    /// has indexes (and, unless a removal, one new element for each); a record insertion carries a dictionary whose keys key paths can name.
+    /// has indexes (and, unless a removal, one new element for each); a record insertion carries a dictionary whose keys key paths can name;
+    /// a kind declaration names `KIND/*` and carries declarations that read.
     /// Derived entries are not checked: nothing applies them, and their key path is the app's.
     var shapeProblem: String? {
         if isDerived { return nil }
         func unnameable(_ key: String) -> Bool { (try? WriteTransaction.checkKey(key)) == nil }
         switch change {
         case .recordDeleted:
+            return nil
+        case .kindDeclared:
+            if ref.id != "*" || keyPath != nil || indexes != nil { return "a kind declaration that does not name KIND/* alone" }
+            for value in [oldValue, newValue] {
+                do { _ = try KindDeclaration(journalValue: value) } catch {
+                    return "a declaration of kind '\(ref.kind)' that cannot be read: \(error)"
+                }
+            }
             return nil
         case .recordInserted:
             guard case .dictionary(let values)? = newValue else { return "a record insertion whose new value is not a dictionary" }

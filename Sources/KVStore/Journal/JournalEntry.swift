@@ -4,7 +4,8 @@ import Foundation
 ///
 /// `setting`, `insertion`, `removal` and `replacement` are KVO's change kinds for one key
 /// (the last three for index-level changes of an array); a record's insertion and deletion are
-/// journaled once for the whole record.
+/// journaled once for the whole record. `kindDeclared` changes no record: it records a change of
+/// the store's kind catalog (see <doc:KindCatalog>).
 public enum ChangeKind: String, Sendable, CaseIterable {
     /// The key's value was set, or removed (new value nil).
     case setting
@@ -18,6 +19,13 @@ public enum ChangeKind: String, Sendable, CaseIterable {
     case recordInserted
     /// A record was deleted; the old value is its whole dictionary.
     case recordDeleted
+    /// A kind's declaration in the store's catalog changed (``WriteTransaction/declare(_:)``,
+    /// ``Store/register(_:)``). The entry's ``JournalEntry/ref`` is `KIND/*` — it names the kind,
+    /// not a record — and its old and new values are the declarations before and after, as
+    /// dictionaries (`{"format":1,"keys":{"name":"string","age":null},"schemaVersion":2,…}`;
+    /// nil: none, an open kind with no indexes). Observers of records and kinds are not told
+    /// of it; replication and replay apply it, so replicas and replays keep the same catalog.
+    case kindDeclared
 }
 
 /// Where a replicated entry came from: the source store and the entry's sequence there.
@@ -50,9 +58,10 @@ public struct JournalEntry: Sendable, Hashable {
     public var timestamp: Date
     /// For entries applied by replication: where they came from. Nil for local changes.
     public var origin: JournalOrigin?
-    /// The record changed.
+    /// The record changed; for ``ChangeKind/kindDeclared``, `KIND/*`: the kind whose declaration changed.
     public var ref: RecordRef
-    /// The key path changed; nil for ``ChangeKind/recordInserted`` and ``ChangeKind/recordDeleted``.
+    /// The key path changed; nil for ``ChangeKind/recordInserted``, ``ChangeKind/recordDeleted``
+    /// and ``ChangeKind/kindDeclared``.
     public var keyPath: String?
     /// What kind of change this is.
     public var change: ChangeKind

@@ -6,6 +6,12 @@
 /// defaults are errors). Declared keys may carry a ``ValueType``; setting a value of another type
 /// is an error (an int is accepted, and stored as a double, for a key declared `double`).
 ///
+/// The declarative part — open or closed, declared keys and types, ``indexes``,
+/// ``tracksModificationTimes``, ``schemaVersion`` — is stored in the store's kind catalog by
+/// ``Store/register(_:)``, and every writer in every process enforces it; the closures (hooks,
+/// validators, ``keyPathsAffecting``) stay in the process that registered them, on top of the
+/// stored declaration. See <doc:KindCatalog>.
+///
 /// ```swift
 /// var person = try Kind("person", keys: ["name": .string, "age": .int, "tags": .array])
 /// person.setNilValueForKey = { key, ref in .int(0) }          // nil on a scalar stores 0
@@ -63,15 +69,18 @@ public struct Kind: Sendable {
     /// ```
     public var keyPathsAffecting: [String: [String]] = [:]
     /// Whether the store records when each key of this kind's records last changed, and where
-    /// (``KeyStamp``), for ``WriteTransaction/merge(_:from:policy:)`` (default false). Register the
-    /// kind with it before its records are written, in every process that writes them: the flag
-    /// is not stored, so a change made without it (the `kvstore` tool registers no kinds) is not
-    /// stamped, and the key keeps its older stamp or none.
+    /// (``KeyStamp``), for ``WriteTransaction/merge(_:from:policy:)`` (default false). Stored in
+    /// the store's kind catalog when the kind is registered (<doc:KindCatalog>): from then on every
+    /// writer stamps the kind's changes — any process, registered or not, the `kvstore` tool,
+    /// replication and replay. Changes made before the kind tracked them are not stamped: register
+    /// it before its records are written.
     public var tracksModificationTimes = false
     /// The kind's secondary indexes (``KindIndex``), kept by every write in the same transaction
-    /// as the records.
+    /// as the records. Stored in the store's kind catalog.
     public var indexes: [KindIndex] = []
     /// A version number for the kind's rules, for apps that migrate their records (default 0).
+    /// Stored in the store's kind catalog, so an app can read which version the store's records
+    /// follow (``ReadTransaction/declaredKind(named:)``) before it registers its own.
     public var schemaVersion: Int = 0
 
     /// An open kind: any key may be read and set.

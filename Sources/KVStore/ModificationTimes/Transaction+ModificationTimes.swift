@@ -33,7 +33,7 @@ extension WriteTransaction {
     /// removal leaves the stamp as a tombstone). The stamp is the commit's time — or the source
     /// entry's, when replication applies it — and the store where the change was first made.
     func stampModification(of entry: JournalEntry) throws {
-        guard !entry.isDerived, let kind = store.kind(named: entry.ref.kind), kind.tracksModificationTimes else { return }
+        guard !entry.isDerived, entry.change != .kindDeclared, let kind = try effectiveKind(named: entry.ref.kind), kind.tracksModificationTimes else { return }
         let stamp = KeyStamp(time: modificationTime ?? entry.timestamp, origin: entry.origin?.storeID ?? store.id)
         switch entry.change {
         case .recordDeleted:

@@ -30,7 +30,7 @@ extension WriteTransaction {
     ///   ``KeyValueCodingError/Code/invalidKeyPath`` for a remote key no key path can name;
     ///   ``StoreError/Code/replica`` on a replica (even when only stamps would change).
     public func merge(_ ref: RecordRef, from remote: StampedRecord, policy: MergePolicy = .lastWriterWins) throws -> [String: ValueChange] {
-        guard store.kind(named: ref.kind)?.tracksModificationTimes == true else {
+        guard try effectiveKind(named: ref.kind)?.tracksModificationTimes == true else {
             throw ModelError(
                 code: .untrackedKind,
                 message: "merging needs modification times: register kind '\(ref.kind)' with tracksModificationTimes", ref: ref)

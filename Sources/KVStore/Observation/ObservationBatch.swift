@@ -17,7 +17,8 @@ extension ObservationHub {
     /// and gets one ``ChangeKind/setting`` — at its first matching entry's place in journal
     /// order — when the value differs from its value after the previous commit; its attachment
     /// is recomputed from what that evaluation read (re-attachment). Evaluation errors count as
-    /// nil: a commit never fails because of an observer.
+    /// nil: a commit never fails because of an observer. Catalog entries
+    /// (``ChangeKind/kindDeclared``) change no record: no observer is told of them.
     func batch(for transaction: WriteTransaction) -> ObservationBatch? {
         guard isObserved else { return nil }
         let entries = transaction.entries
@@ -27,14 +28,14 @@ extension ObservationHub {
         index.withLock { index in
             if !index.byRecord.isEmpty {
                 var found: [KeyPathObservation] = []
-                for (position, entry) in entries.enumerated() {
+                for (position, entry) in entries.enumerated() where entry.change != .kindDeclared {
                     found.removeAll(keepingCapacity: true)
                     observations(of: entry.ref, key: entry.keyPath.map(topLevelKey), in: index, into: &found)
                     for observation in found { matches.append((position, observation)) }
                 }
             }
             if !index.byKind.isEmpty {
-                for entry in entries where kindObservers[entry.ref.kind] == nil {
+                for entry in entries where kindObservers[entry.ref.kind] == nil && entry.change != .kindDeclared {
                     if let observers = index.byKind[entry.ref.kind] { kindObservers[entry.ref.kind] = observers }
                 }
             }
@@ -43,7 +44,7 @@ extension ObservationHub {
         batch.notifications.reserveCapacity(matches.count)
         if !matches.isEmpty { match(matches, entries: entries, in: transaction, into: &batch) }
         for (kind, observers) in kindObservers {
-            let changes = KindChanges(kind: kind, commitID: entries[0].commitID, entries: entries.filter { $0.ref.kind == kind })
+            let changes = KindChanges(kind: kind, commitID: entries[0].commitID, entries: entries.filter { $0.ref.kind == kind && $0.change != .kindDeclared })
             if !changes.isEmpty { batch.kindNotifications += observers.map { ($0, changes) } }
         }
         return batch

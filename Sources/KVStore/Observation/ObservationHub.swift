@@ -22,29 +22,11 @@ final class ObservationHub: Sendable {
     /// Counts matched commits, to reset observers' per-commit scratch. Under the write lock.
     private let generationCounter = Atomic<UInt64>(0)
 
-    /// A hub and its environment, both held weakly (so that an address reused by a later
-    /// environment never finds an old hub).
-    private final class Entry: Sendable {
-        weak let hub: ObservationHub?
-        weak let environment: Environment?
-        init(_ hub: ObservationHub, _ environment: Environment) {
-            self.hub = hub
-            self.environment = environment
-        }
-    }
-
-    private static let hubs = LockedState<[ObjectIdentifier: Entry]>([:])
+    private static let hubs = EnvironmentShared<ObservationHub>()
 
     /// The hub of `environment`, made on first use.
     static func shared(for environment: Environment) -> ObservationHub {
-        hubs.withLock { hubs in
-            let key = ObjectIdentifier(environment)
-            if let entry = hubs[key], entry.environment === environment, let hub = entry.hub { return hub }
-            hubs = hubs.filter { $0.value.hub != nil && $0.value.environment != nil }
-            let hub = ObservationHub()
-            hubs[key] = Entry(hub, environment)
-            return hub
-        }
+        hubs.object(for: environment) { ObservationHub() }
     }
 
     /// Whether anything observes the environment. An observer starts only while no write is

@@ -9,7 +9,8 @@ import LMDB
 /// counted per run of one kind: nothing is allocated per entry.
 ///
 /// Only for a transaction whose store has no observers in this process (they are told of decoded
-/// entries), and records of kinds that keep no modification times (``applies(_:in:)``).
+/// entries), and records of kinds the store's catalog does not declare (``applies(_:in:)``): a
+/// declared kind's rules are checked, and its modification times kept, on decoded records.
 ///
 /// ```swift
 /// var writer = EncodedInsertionWriter(transaction: txn)
@@ -21,20 +22,20 @@ struct EncodedInsertionWriter {
     private var key: [UInt8] = []
     private var record: [UInt8] = []
     private var entry: [UInt8] = []
-    /// The kind of the records counted last, how many, and whether it keeps modification times.
+    /// The kind of the records counted last, how many, and whether the catalog declares it.
     private var kind: [UInt8] = []
     private var inserted = 0
-    private var tracksModificationTimes = false
+    private var isDeclared = false
 
     init(transaction: WriteTransaction) {
         self.transaction = transaction
     }
 
-    /// Whether ``insert(_:origin:in:)`` can apply `insertion`: its kind keeps no modification times
-    /// (the decoding apply stamps them).
+    /// Whether ``insert(_:origin:in:)`` can apply `insertion`: the catalog does not declare its
+    /// kind (the decoding apply checks a declared kind's rules and stamps modification times).
     mutating func applies(_ insertion: EncodedInsertion, in bytes: UnsafeRawBufferPointer) throws -> Bool {
         try count(kind: UnsafeRawBufferPointer(rebasing: bytes[insertion.kind]))
-        return !tracksModificationTimes
+        return !isDeclared
     }
 
     /// Stores the record and journals it with `origin` (its store id as lowercase text, and its
@@ -164,7 +165,7 @@ struct EncodedInsertionWriter {
         try finish()
         self.kind.removeAll(keepingCapacity: true)
         self.kind.append(contentsOf: kind)
-        tracksModificationTimes = transaction.store.kind(named: String(decoding: kind, as: UTF8.self))?.tracksModificationTimes ?? false
+        isDeclared = try transaction.kindCatalog().declares(String(decoding: kind, as: UTF8.self))
     }
 
     /// Adds the records inserted to their kind's count; call it before the transaction ends.

@@ -51,8 +51,8 @@ package struct JournalApplier {
 
     /// Applies the whole commits of `batch` from entry `start` on in one write transaction, as
     /// the decoded commits' ``apply(_:)`` does; record insertions kept encoded go in as their bytes
-    /// (``EncodedInsertionWriter``) unless the store has in-process observers or the record's kind
-    /// keeps modification times: those are decoded and applied as the decoded entries are.
+    /// (``EncodedInsertionWriter``) unless the store has in-process observers or its catalog
+    /// declares the record's kind: those are decoded and applied as the decoded entries are.
     /// - Returns: what was applied, and the index of the first entry not gone through (the
     ///   batch's end, or the next commit's start while the store has observers).
     func apply(_ batch: SourceEntries, from start: Int) throws -> (outcome: Outcome, end: Int) {
@@ -136,10 +136,13 @@ package struct JournalApplier {
             let origin = applier.origin(of: entry)
             if entry.isDerived || origin?.storeID == applier.store.id { outcome.skipped += 1; return }
             txn.origin = origin
-            if let problem = try txn.apply(entry) {
+            var changed = true
+            let problem = entry.change == .kindDeclared ? try txn.applyDeclaration(entry, changed: &changed) : try txn.apply(entry)
+            if let problem {
                 throw applier.divergence(problem, sequence: entry.sequence, change: entry.change, ref: "\(entry.ref)", keyPath: entry.keyPath, commit: entry.commitID)
             }
-            outcome.applied += 1
+            // A declaration this store has already (each store opened with the same kinds declares them).
+            if changed { outcome.applied += 1 } else { outcome.skipped += 1 }
         }
 
         mutating func apply(

@@ -6,8 +6,9 @@ extension Store {
     public struct JournalApplySummary: Sendable, Equatable {
         /// Entries applied to this store's records.
         public var applied: Int
-        /// Entries skipped: already applied (at or before the checkpoint), derived, or made by
-        /// this store itself (they came back through another replica).
+        /// Entries skipped: already applied (at or before the checkpoint), derived, made by
+        /// this store itself (they came back through another replica), or kind declarations this
+        /// store's catalog holds already.
         public var skipped: Int
         /// The last source sequence applied, after the apply.
         public var checkpoint: UInt64
@@ -28,7 +29,10 @@ extension Store {
     /// This store journals what it applies with the entry's origin: the store where the change
     /// was first made (the entry's own origin when the source is itself a replica), so replicas
     /// chain A → B → C, and changes that originated here are skipped instead of looping back.
-    /// Kinds' rules are not applied again: the source enforced them.
+    /// This store's kind catalog applies: a change it refuses (an undeclared key of a closed kind,
+    /// a value of another type than declared) stops the apply as a divergence; the stream's
+    /// `kindDeclared` entries change this catalog as they changed the source's. Hooks and
+    /// validators, which are per process, are not run again: the source ran them.
     ///
     /// The source's last sequence, for the replica's lag (``ReadTransaction/replicationSources()``),
     /// is saved with each checkpoint: the stream header's when it has one; for an open-ended stream

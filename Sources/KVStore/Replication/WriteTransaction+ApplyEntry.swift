@@ -1,14 +1,21 @@
 /// Applying one journal entry to this store's records, as replication and replay do.
 ///
 /// The change goes through will-change / did-change, so this store journals it (stamped with
-/// ``WriteTransaction/origin``), but not through the kinds' validation, closed-kind or declared-type
-/// rules: the store that made the change already enforced them.
+/// ``WriteTransaction/origin``), and must keep this store's catalog: a key its closed kind does
+/// not declare, or a value of another type than declared, is refused (``catalogRefusal(of:)``).
+/// The per-process rules — hooks and validators — are not run again: the store that made the
+/// change ran them.
 extension WriteTransaction {
     /// Applies `entry`.
     /// - Returns: nil when applied, or what in this store disagrees with the entry (the record to
     ///   insert exists, the record to change is missing, an index is out of range…); nothing of the
     ///   entry is applied then, and the caller abandons the transaction.
     func apply(_ entry: JournalEntry) throws -> String? {
+        if entry.change == .kindDeclared {
+            var changed = false
+            return try applyDeclaration(entry, changed: &changed)
+        }
+        if let refused = try catalogRefusal(of: entry) { return refused }
         let ref = entry.ref
         modificationTime = entry.timestamp  // keys' modification times are the source's
         defer { modificationTime = nil }
@@ -44,6 +51,8 @@ extension WriteTransaction {
             return try applyNestedSetting(new, keys: keys, keyPath: keyPath, of: ref)
         case .insertion, .removal, .replacement:
             return try applyArrayChange(entry)
+        case .kindDeclared:
+            break
         }
         return nil
     }

@@ -52,7 +52,12 @@ public final class Store: Sendable {
         /// Run the kind's validation on every set, as ``WriteTransaction/validatingSetValue(_:forKey:of:)``
         /// does (default false: like Foundation, plain sets do not validate).
         public var validatesOnSet: Bool = false
-        /// Kinds to register on open (more can be registered later with ``Store/register(_:)``).
+        /// Kinds to register on open, as ``Store/register(_:)`` does (more can be registered
+        /// later): their declarations are stored in the store's catalog, in one write when any
+        /// differs from the stored one. A store that takes no writes — opened read-only, or an
+        /// unpromoted replica, whose catalog comes from its source — is not written: the stored
+        /// declarations rule there, and these kinds add their closures only. A declaration the
+        /// store's records break fails the open with ``StoreError/Code/kindRefused``.
         public var kinds: [Kind] = []
         /// Commit writes that wait for their turn together, in one LMDB transaction with one sync
         /// (group commit, default true; see ``Store/write(_:)``). Turning it off makes every write
@@ -74,15 +79,20 @@ public final class Store: Sendable {
     private let kinds: LockedState<[String: Kind]>
     /// Whether any kind was registered: lets lookups skip the lock for schemaless stores.
     private let hasKinds: Atomic<Bool>
+    /// Whether any kind was registered in this process (never false again once true).
+    var hasRegisteredKinds: Bool { hasKinds.load(ordering: .acquiring) }
     /// The in-process observers of this store's environment (shared by every `Store` on it).
     let observation: ObservationHub
+    /// The decoded kind catalog of this store's environment (shared by every `Store` on it).
+    let catalogs: KindCatalogCache
 
     /// Opens the store in directory `path`, creating it when `options.createIfMissing` allows.
     ///
     /// - Throws: ``StoreError``: ``StoreError/Code/noStore`` (nothing there and not creating),
     ///   ``StoreError/Code/notADirectory``, ``StoreError/Code/notAStore`` (a directory or LMDB
     ///   environment that is not a kvstore store), ``StoreError/Code/newerFormat``,
-    ///   ``StoreError/Code/permissionDenied``.
+    ///   ``StoreError/Code/permissionDenied``, ``StoreError/Code/kindRefused`` (a kind of
+    ///   ``Options/kinds`` that the store's records break).
     public init(path: String, options: Options = Options()) throws(StoreError) {
         let opened = try StoreOpening.open(path: path, options: options)
         self.path = path
@@ -93,22 +103,36 @@ public final class Store: Sendable {
         self.kinds = LockedState(Dictionary(options.kinds.map { ($0.name, $0) }, uniquingKeysWith: { $1 }))
         self.hasKinds = Atomic(!options.kinds.isEmpty)
         self.observation = ObservationHub.shared(for: opened.environment)
+        self.catalogs = KindCatalogCache.shared(for: opened.environment)
+        if !options.kinds.isEmpty { try declareOnOpening(options.kinds) }
     }
 
-    /// Registers (or replaces) the rules of a kind. Records of unregistered kinds follow an open
-    /// kind's defaults.
+    /// Registers (or replaces) the rules of a kind: its declarative part — open or closed,
+    /// declared keys and types, indexes, modification times, schema version — is stored in the
+    /// store's kind catalog (``WriteTransaction/declare(_:)``, in a write of its own, skipped when
+    /// the stored declaration is the same), where every process and the `kvstore` tool enforce it;
+    /// its closures (hooks, validators, dependent keys) are registered in this process, on top of
+    /// the stored declaration. Records of kinds nobody declared follow an open kind's defaults.
+    /// See <doc:KindCatalog>.
     ///
     /// Register kinds before observing their records: an observation already running keeps the
     /// inputs it attached to (for example a derived key's ``Kind/keyPathsAffecting``) until its
     /// next change, when it re-attaches under the new rules.
+    /// - Throws: ``KeyValueCodingError`` `undefinedKey` or `typeMismatch` naming the first record
+    ///   and key that the new rules refuse (nothing is stored or registered then);
+    ///   ``StoreError/Code/readOnly`` or ``StoreError/Code/replica`` when the declaration differs
+    ///   from the stored one and the store takes no writes.
     public func register(_ kind: Kind) throws {
+        if try !isDeclared(kind) { try write { try $0.declare(kind) } }
         kinds.withLock { $0[kind.name] = kind }
         hasKinds.store(true, ordering: .releasing)
     }
 
-    /// The registered rules of `name`, or nil.
+    /// The rules of `name` as registered in this process (``register(_:)``), or nil. Reads and
+    /// writes follow the store's declaration of the kind (``ReadTransaction/declaredKind(named:)``),
+    /// which another process may have changed since, with these closures on top.
     public func kind(named name: String) -> Kind? {
-        guard hasKinds.load(ordering: .acquiring) else { return nil }
+        guard hasRegisteredKinds else { return nil }
         return kinds.withLock { $0[name] }
     }
 

@@ -49,6 +49,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         /// A snapshot to seed a replica from is not a store's data file, or the path to seed
         /// holds something other than a replica of the snapshot's store.
         case badSnapshot
+        /// A kind given in ``Store/Options/kinds`` declares rules that the store's records break
+        /// (one holds a key the kind would not declare, or a value of another type than declared):
+        /// nothing was declared. Open the store without it, bring the records in line, then
+        /// register it.
+        case kindRefused
         /// The device holding the store is full (or the user's disk quota is used up): the write
         /// that needed more space committed nothing; free space and write again.
         case noSpace

@@ -11,8 +11,10 @@ extension StoreLayout {
     enum MetaKey {
         // MARK: The store
 
-        /// `format`: the format version the store was written in (``StoreLayout/formatVersion``),
-        /// `UInt32 LE`. Written at creation; a store whose format is newer is refused.
+        /// `format`: the format version the store was written in, `UInt32 LE`: written at creation
+        /// (``StoreLayout/formatVersion``, 1), raised to ``StoreLayout/catalogFormatVersion`` (2) by
+        /// the first kind declaration stored in the catalog; a store whose format is newer than
+        /// ``StoreLayout/newestFormatVersion`` is refused.
         static let format = Array("format".utf8)
 
         /// `store-id`: the store's id, the 16 bytes of its UUID. Written at creation; a replica
@@ -63,6 +65,26 @@ extension StoreLayout {
         /// `promoted`: when the replica was promoted, a time (absent: not promoted). A promoted
         /// store takes local writes again; `replica-of` stays, as history.
         static let promoted = Array("promoted".utf8)
+
+        // MARK: The kind catalog
+
+        /// `catalog/<kind>`: the kind's declaration in the store's catalog (``KindDeclaration``):
+        /// one format byte (1; a newer one is refused with ``StoreError/Code/newerFormat``), then a
+        /// ``RecordCodec`` dictionary — `keys` (a closed kind's keys, each to its type's name or
+        /// `null` for any type; absent for an open kind), `indexes` (an array of
+        /// `{keyPaths: [text], unique: bool, folded: bool}`), `tracksModificationTimes` (true) and
+        /// `schemaVersion` (an int), each absent when it is the default. Absent: the kind is open,
+        /// with none of these. Written with the catalog's `kindDeclared` journal entry, in the same
+        /// transaction; a value that does not decode is ``StoreError/Code/corrupt``, naming the kind.
+        static let catalogPrefix = Array("catalog/".utf8)
+        static func catalog(_ kind: String) -> [UInt8] { catalogPrefix + Array(kind.utf8) }
+
+        /// `catalog-version`: 16 random bytes, replaced whenever a `catalog/` entry changes (absent:
+        /// the catalog is empty). Processes keep the decoded catalog keyed by it and read only these
+        /// bytes per transaction. Random rather than a counter: a write that aborts (or a group
+        /// commit that fails) may have used a counter value that a later commit reuses for another
+        /// catalog; a random value never names two catalogs.
+        static let catalogVersion = Array("catalog-version".utf8)
 
         // MARK: Modification times
 

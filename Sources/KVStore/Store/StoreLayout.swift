@@ -1,14 +1,23 @@
 import Foundation
 import LMDB
 
-/// How a store lays out its data in LMDB (format version 1).
+/// How a store lays out its data in LMDB (format versions 1 and 2).
 ///
 /// Named databases:
 /// - `records`: key `kind 0x00 id` (UTF-8), value a ``RecordCodec`` encoding of the record's dictionary;
 /// - `journal`: key the entry's sequence as a big-endian UInt64, value a ``JournalCodec`` encoding;
 /// - `meta`: UTF-8 string keys, every one of them in ``StoreLayout/MetaKey`` with its value.
 enum StoreLayout {
+    /// The format new stores are written in: 1.
     static let formatVersion: UInt32 = 1
+    /// The format of a store whose kind catalog was ever written (`catalog/` entries in meta,
+    /// `kindDeclared` journal entries): 2. The first declaration raises a store to it, so that a
+    /// kvstore that knows no catalog — which would write records its rules refuse, and cannot
+    /// read the journal's `kindDeclared` entries — refuses the store (``StoreError/Code/newerFormat``)
+    /// instead; a store that never declares a kind stays at 1, readable by those too.
+    static let catalogFormatVersion: UInt32 = 2
+    /// The newest format this build reads.
+    static let newestFormatVersion: UInt32 = catalogFormatVersion
 
     static let records = "records"
     static let journal = "journal"

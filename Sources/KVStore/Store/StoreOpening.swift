@@ -131,10 +131,10 @@ enum StoreOpening {
         guard let format = try txn.withValue(forKey: StoreLayout.MetaKey.format, in: meta, StoreLayout.uint32(from:)) else {
             throw StoreError(.notAStore, "not a kvstore store (no format version in its metadata)", path: path)
         }
-        if format > StoreLayout.formatVersion {
+        if format > StoreLayout.newestFormatVersion {
             throw StoreError(
                 .newerFormat,
-                "the store has format \(format), newer than this kvstore reads (\(StoreLayout.formatVersion)); use a newer kvstore",
+                "the store has format \(format), newer than this kvstore reads (\(StoreLayout.newestFormatVersion)); use a newer kvstore",
                 path: path)
         }
         guard let b = try txn.value(forKey: StoreLayout.MetaKey.storeID, in: meta), b.count == 16 else {

@@ -117,7 +117,7 @@ public struct MutableArrayProxy {
             throw KeyValueCodingError.invalidKeyPath(key, problem: "indexes must be ascending and distinct: \(indexes)")
         }
         if indexes.isEmpty { return }
-        let kind = transaction.store.kind(named: ref.kind)
+        let kind = try transaction.effectiveKind(named: ref.kind)
         if let kind, kind.isClosed {
             guard kind.declares(key) else { throw KeyValueCodingError.undefinedKey(key, kind: kind.name, ref: ref, writing: true) }
             if let declared = kind.declaredType(of: key), declared != .array {

@@ -20,7 +20,16 @@ extension ReadTransaction {
     /// ``value(forKey:of:)`` of a record whose stored encoding the caller has already read (a
     /// scan), without looking it up again.
     func value(forKey key: String, of ref: RecordRef, record: UnsafeRawBufferPointer) throws -> Value? {
-        let kind = store.kind(named: ref.kind)
+        if !store.hasRegisteredKinds {
+            // No hooks here, and a record holds only keys its kind declares (every writer and
+            // every declaration keeps to that): a stored key needs no look at the kind catalog.
+            if let stored = try storedValue(forKey: key, in: record, of: ref) { return stored }
+            if let kind = try effectiveKind(named: ref.kind), kind.isClosed, !kind.declares(key) {
+                throw KeyValueCodingError.undefinedKey(key, kind: kind.name, ref: ref)
+            }
+            return nil
+        }
+        let kind = try effectiveKind(named: ref.kind)
         if let kind, kind.isClosed, !kind.declares(key) {
             return try undefinedValue(forKey: key, of: ref, kind: kind)
         }

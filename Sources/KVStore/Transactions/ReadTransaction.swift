@@ -13,6 +13,10 @@ public class ReadTransaction {
     public let store: Store
     let transaction: LMDB.Transaction
     var databases: StoreDatabases { store.databases }
+    /// The kind catalog as this transaction sees it, once asked for (``kindCatalog()``).
+    var loadedCatalog: KindCatalog?
+    /// Whether this transaction's snapshot is known to have no kind catalog (``effectiveKind(named:)``).
+    var hasNoCatalog = false
 
     init(store: Store, transaction: LMDB.Transaction) {
         self.store = store

@@ -54,7 +54,7 @@ extension WriteTransaction {
         if keys.count == 1 {
             return removing ? try removeValue(forKey: first, of: ref) : try setValue(value, forKey: first, of: ref)
         }
-        if let kind = store.kind(named: ref.kind), kind.isClosed, !kind.declares(first) {
+        if let kind = try effectiveKind(named: ref.kind), kind.isClosed, !kind.declares(first) {
             throw KeyValueCodingError.undefinedKey(first, kind: kind.name, ref: ref, writing: true)
         }
         let top = try storedValue(forKey: first, of: ref)

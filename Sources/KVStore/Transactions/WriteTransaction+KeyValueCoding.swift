@@ -23,7 +23,7 @@ extension WriteTransaction {
         let key = UTF8Text.nfc(key)  // one spelling per key: hooks, validators and the journal see it
         try Self.checkKey(key)
         var value = value?.isNull == true ? nil : value
-        let kind = store.kind(named: ref.kind)
+        let kind = try effectiveKind(named: ref.kind)
         if let kind, kind.isClosed, !kind.declares(key) {
             guard try contains(ref) else { throw KeyValueCodingError.recordNotFound(ref) }
             guard let hook = kind.setValueForUndefinedKey else {
@@ -62,7 +62,7 @@ extension WriteTransaction {
     public func storeValue(_ value: Value?, forKey key: String, of ref: RecordRef) throws {
         let key = UTF8Text.nfc(key)
         try Self.checkKey(key)
-        try store(value, forKey: key, of: ref, kind: store.kind(named: ref.kind))
+        try store(value, forKey: key, of: ref, kind: effectiveKind(named: ref.kind))
     }
 
     /// ``storeValue(_:forKey:of:)`` for a key already checked, with the kind already looked up.
@@ -113,7 +113,7 @@ extension WriteTransaction {
     /// explicit, so the nil-for-scalar hook is not consulted.
     public func removeValue(forKey key: String, of ref: RecordRef) throws {
         let key = UTF8Text.nfc(key)
-        if let kind = store.kind(named: ref.kind), kind.isClosed, !kind.declares(key) {
+        if let kind = try effectiveKind(named: ref.kind), kind.isClosed, !kind.declares(key) {
             throw KeyValueCodingError.undefinedKey(key, kind: kind.name, ref: ref, writing: true)
         }
         try replaceTracked(nil, forKey: key, of: ref)
@@ -134,7 +134,7 @@ extension WriteTransaction {
     /// ```
     /// - Throws: ``KeyValueCodingError`` `typeMismatch` or `validationFailed` (with the validator's reason).
     public func validateValue(_ value: inout Value?, forKey key: String, of ref: RecordRef) throws {
-        guard let kind = store.kind(named: ref.kind) else { return }
+        guard let kind = try effectiveKind(named: ref.kind) else { return }
         if let validator = kind.validators[key] {
             do {
                 try validator(&value, key, ref)

@@ -179,7 +179,7 @@ public final class WriteTransaction: ReadTransaction {
         for key in values.keys where !(try Self.checkKey(key)) { allASCII = false }
         // Validators, hooks and the entry see the keys in NFC, as setValue gives them.
         let values = allASCII ? values : Dictionary(values.map { (UTF8Text.nfc($0.key), $0.value) }, uniquingKeysWith: { $1 })
-        let kind = store.kind(named: ref.kind)
+        let kind = try effectiveKind(named: ref.kind)
         let needsChecks = kind != nil || values.values.contains(where: \.isNull)
         var checked: [String: Value] = needsChecks ? [:] : values
         if needsChecks { checked.reserveCapacity(values.count) }

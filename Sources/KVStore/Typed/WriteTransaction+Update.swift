@@ -53,7 +53,7 @@ extension WriteTransaction {
     /// closed kind does not declare (unless its undefined-key hook takes a set), a value of another
     /// type than the key's declared one (unless validation, which may convert it, runs on set).
     private func checkWritable(_ writes: [(key: String, value: Value?)], of ref: RecordRef) throws {
-        guard let kind = store.kind(named: ref.kind) else { return }
+        guard let kind = try effectiveKind(named: ref.kind) else { return }
         for (key, value) in writes {
             if kind.isClosed, !kind.declares(key) {
                 if value == nil || kind.setValueForUndefinedKey == nil {

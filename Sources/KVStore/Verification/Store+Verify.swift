@@ -54,11 +54,12 @@ extension Store {
     /// Checks the store's invariants: every record key names a valid reference, every record
     /// decodes and has only keys a key path can name and no top-level null; the per-kind
     /// counters match the records; modification times (`stamps/`) decode and name records; the
+    /// kind catalog's declarations decode and the records of each closed kind keep its rules; the
     /// journal's keys are sequences, contiguous from its first entry to the `last-sequence`
     /// counter, every entry decodes and matches its key, commit ids
     /// never go back and none is past `last-commit`. When the journal reaches back to the store's
     /// creation, it is replayed into a temporary store and compared with the records (the
-    /// comparison ``forEachDifference(from:_:)`` makes).
+    /// comparison ``forEachDifference(from:_:)`` makes) and the kind catalog.
     ///
     /// ```swift
     /// let report = try store.verify()
@@ -82,7 +83,10 @@ extension Store {
                 return
             }
             let recordsDecode = pages.isClean(StoreLayout.records) ? try checkRecords(txn, into: &report, progress: progress) : false
-            if pages.isClean(StoreLayout.records) { try checkModificationTimes(txn, into: &report) }
+            if pages.isClean(StoreLayout.records) {
+                try checkModificationTimes(txn, into: &report)
+                try checkCatalog(txn, into: &report)
+            }
             let journalSound = pages.isClean(StoreLayout.journal) ? try checkJournal(txn, into: &report, progress: progress) : false
             if !pages.isClean(StoreLayout.journal) { report.lastSequence = try txn.lastSequence() }
             if !pages.isClean {
@@ -197,6 +201,8 @@ extension Store {
                 }
                 return differences.count <= VerificationReport.findingLimit
             }
+            // (A damaged declaration is a finding already: the catalogs are compared when whole.)
+            if report.isHealthy { differences += try catalogDifferences(snapshot, replayed) }
         } catch {
             differences.append("replaying the journal fails: \(error)")
         }

@@ -69,6 +69,8 @@ enum JournalAudit {
             state[entry.ref] = values
         case .insertion, .removal, .replacement:
             return "the audit does not cover index-level changes"
+        case .kindDeclared:
+            return nil  // changes no record
         }
         return nil
     }

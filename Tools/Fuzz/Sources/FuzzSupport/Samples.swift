@@ -30,6 +30,18 @@ public enum Samples {
         (0 ..< 8).reduce(Value.string("deep")) { inner, _ in .array([inner]) },
     ]
 
+    /// Kind declarations, in the journal form a `kindDeclared` entry carries (nil: an open kind).
+    public static let declarations: [Value?] = [
+        nil,
+        ["format": 1, "keys": ["name": "string", "age": "int", "notes": .null, "caf\u{E9}": "date"]],
+        ["format": 1, "keys": [:], "schemaVersion": -3],
+        ["format": 1, "tracksModificationTimes": true, "schemaVersion": 2, "indexes": [
+            ["keyPaths": ["feed", "published"], "unique": false, "folded": false],
+            ["keyPaths": ["guid"], "unique": true, "folded": false],
+            ["keyPaths": ["title.text"], "unique": false, "folded": true],
+        ]],
+    ]
+
     /// A reference known to be valid.
     public static func ref(_ text: String) -> RecordRef {
         guard let ref = try? RecordRef(text) else { fatalError("bad sample reference \(text)") }

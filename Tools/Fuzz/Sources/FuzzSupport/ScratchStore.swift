@@ -35,10 +35,16 @@ public final class ScratchStore {
     }
 
     /// The journal stream of a store where a few commits of every change kind were made: record
-    /// inserts, sets, key-path sets, array insertion/removal/replacement, removals, a delete.
+    /// inserts, sets, key-path sets, array insertion/removal/replacement, removals, a delete, and
+    /// a kind declared then changed.
     public static func sampleStream(since: UInt64 = 1) throws -> [UInt8] {
         let scratch = try withSampleRecords()
         defer { scratch.remove() }
+        var invoice = try Kind("invoice")
+        invoice.schemaVersion = 1
+        try scratch.store.register(invoice)
+        invoice.indexes = [try KindIndex(["amount"])]
+        try scratch.store.register(invoice)
         let ada = Samples.ref("person/ada")
         try scratch.store.write { txn in
             try txn.setValue("Augusta Ada", forKey: "name", of: ada)

@@ -1,0 +1,64 @@
+import LMDB
+
+/// The store's kind catalog as one snapshot of it holds it: each declared kind's rules (a
+/// ``Kind`` without closures), or the error its damaged value gives — so a damaged declaration
+/// fails the reads and writes of its own kind only.
+///
+/// ```swift
+/// let catalog = try KindCatalog.read(txn, meta: meta, version: version, path: path)
+/// try catalog.kind(named: "person")?.isClosed
+/// ```
+final class KindCatalog: Sendable {
+    /// No declaration at all: a schemaless store's.
+    static let empty = KindCatalog(version: nil, kinds: [:])
+
+    /// The `catalog-version` this catalog was read at; nil for ``empty``.
+    let version: [UInt8]?
+    private let kinds: [String: Result<Kind, StoreError>]
+
+    /// Whether no kind is declared (stored: every write asks).
+    let isEmpty: Bool
+
+    private init(version: [UInt8]?, kinds: [String: Result<Kind, StoreError>]) {
+        self.version = version
+        self.kinds = kinds
+        self.isEmpty = kinds.isEmpty
+    }
+
+    /// The declared kinds' names, in the store's order.
+    var names: [String] { kinds.keys.sorted(by: UTF8Text.precedes) }
+
+    /// Whether the catalog holds a declaration of `name` (readable or not).
+    func declares(_ name: String) -> Bool {
+        !isEmpty && kinds[name] != nil
+    }
+
+    /// The declared rules of `name`, or nil when the catalog does not declare it.
+    /// - Throws: ``StoreError`` (`corrupt`, `newerFormat`) naming the kind, when its stored value
+    ///   cannot be read.
+    func kind(named name: String) throws(StoreError) -> Kind? {
+        guard !isEmpty, let entry = kinds[name] else { return nil }
+        return try entry.get()
+    }
+
+    /// Reads every `catalog/` entry of `meta`.
+    static func read(_ txn: LMDB.Transaction, meta: Database, version: [UInt8], path: String) throws -> KindCatalog {
+        let prefix = StoreLayout.MetaKey.catalogPrefix
+        var kinds: [String: Result<Kind, StoreError>] = [:]
+        try txn.scan(meta, prefix: prefix) { key, value in
+            let name = String(decoding: key.dropFirst(prefix.count), as: UTF8.self)
+            kinds[name] = Result { () throws(StoreError) -> Kind in
+                let declaration: KindDeclaration
+                do throws(DeclarationError) { declaration = try KindDeclaration(encoded: value) } catch {
+                    throw error.storeError(kind: name, path: path)
+                }
+                guard let kind = try? Kind(name) else {
+                    throw StoreError(.corrupt, "the catalog declares a kind named '\(name)', which is not a valid kind name", path: path)
+                }
+                return declaration.applied(to: kind)
+            }
+            return true
+        }
+        return KindCatalog(version: version, kinds: kinds)
+    }
+}
