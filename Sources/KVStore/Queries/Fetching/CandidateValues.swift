@@ -16,10 +16,12 @@ final class CurrentCandidate {
     /// for it.
     let standIn: RecordRef
 
-    init(kind: String, in store: Store) {
+    /// The box for a query of `kind` in `transaction`, whose rules (the catalog's declaration and
+    /// this process's hooks) say how its keys read.
+    init(kind: String, in transaction: ReadTransaction) throws {
         self.kind = kind
         standIn = RecordRef(storedKind: kind, id: "")
-        readsStoredValues = store.kind(named: kind).map { !$0.isClosed && $0.valueForUndefinedKey == nil } ?? true
+        readsStoredValues = try transaction.effectiveKind(named: kind).map { !$0.isClosed && $0.valueForUndefinedKey == nil } ?? true
     }
 
     /// Makes the candidate with this id and encoding the current one.

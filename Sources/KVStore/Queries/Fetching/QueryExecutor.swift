@@ -17,7 +17,7 @@ struct QueryExecutor {
     /// with ``values(_:)``.
     func forEachResult(_ body: (CurrentCandidate) throws -> Bool) throws {
         if query.limit == 0 { return }
-        let current = CurrentCandidate(kind: query.kind, in: transaction.store)
+        let current = try CurrentCandidate(kind: query.kind, in: transaction)
         if plan.order == .sorted(query.sort) {
             try stream(current, loading: true, body)
         } else {
@@ -35,7 +35,7 @@ struct QueryExecutor {
             return query.limit.map { min($0, afterOffset) } ?? afterOffset
         }
         var counted = 0
-        try stream(CurrentCandidate(kind: query.kind, in: transaction.store), loading: false) { _ in
+        try stream(try CurrentCandidate(kind: query.kind, in: transaction), loading: false) { _ in
             counted += 1
             return true
         }
