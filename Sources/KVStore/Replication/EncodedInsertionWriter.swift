@@ -9,7 +9,8 @@ import LMDB
 /// counted per run of one kind: nothing is allocated per entry.
 ///
 /// Only for a transaction whose store has no observers in this process (they are told of decoded
-/// entries), and records of kinds that keep no modification times (``applies(_:in:)``).
+/// entries), and records of kinds that keep no modification times (``applies(_:in:)``). The
+/// indexes of the record's kind are kept as every insert keeps them.
 ///
 /// ```swift
 /// var writer = EncodedInsertionWriter(transaction: txn)
@@ -25,6 +26,8 @@ struct EncodedInsertionWriter {
     private var kind: [UInt8] = []
     private var inserted = 0
     private var tracksModificationTimes = false
+    /// Whether the kind counted last has indexes to keep.
+    private var isIndexed = false
 
     init(transaction: WriteTransaction) {
         self.transaction = transaction
@@ -61,10 +64,15 @@ struct EncodedInsertionWriter {
             out.byte(ValueCodec.version)
             out.bytes(fields)
         }
+        let indexChanges = try isIndexed ? record.withUnsafeBytes { record in
+            let ref = try RecordRef(kind: String(decoding: kind, as: UTF8.self), id: String(decoding: id, as: UTF8.self))
+            return try txn.indexChanges(of: ref, changedKey: nil, old: nil, new: txn.topValues(in: record, of: ref))
+        } : nil
         guard try txn.transaction.insert(key, record, in: txn.databases.records) else {
             let ref = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[insertion.kind.lowerBound ..< insertion.id.upperBound]), as: UTF8.self)
             return "\(ref) to insert already exists"
         }
+        try txn.apply(indexChanges)
         inserted += 1
         let position = try txn.nextJournalPosition()
         try journal(insertion, at: position, origin: origin, in: bytes)
@@ -164,7 +172,9 @@ struct EncodedInsertionWriter {
         try finish()
         self.kind.removeAll(keepingCapacity: true)
         self.kind.append(contentsOf: kind)
-        tracksModificationTimes = transaction.store.kind(named: String(decoding: kind, as: UTF8.self))?.tracksModificationTimes ?? false
+        let name = String(decoding: kind, as: UTF8.self)
+        tracksModificationTimes = transaction.store.kind(named: name)?.tracksModificationTimes ?? false
+        isIndexed = try !transaction.maintainedIndexes(ofKind: name).isEmpty
     }
 
     /// Adds the records inserted to their kind's count; call it before the transaction ends.

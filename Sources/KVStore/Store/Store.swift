@@ -101,9 +101,28 @@ public final class Store: Sendable {
     /// Register kinds before observing their records: an observation already running keeps the
     /// inputs it attached to (for example a derived key's ``Kind/keyPathsAffecting``) until its
     /// next change, when it re-attaches under the new rules.
+    ///
+    /// When the kind's ``Kind/indexes`` differ from those registered before, one write builds the
+    /// new ones over the existing records and drops the others (<doc:Indexes>).
+    /// - Throws: ``KeyValueCodingError/Code/uniqueViolation`` when existing records repeat a
+    ///   unique index's values; the kind stays as it was registered before.
     public func register(_ kind: Kind) throws {
-        kinds.withLock { $0[kind.name] = kind }
+        try register(kind, indexBuildProgress: nil)
+    }
+
+    /// ``register(_:)``, calling `progress` with the records an index build goes through.
+    func register(_ kind: Kind, indexBuildProgress progress: ((Int) -> Void)?) throws {
+        let previous = kinds.withLock { kinds in
+            defer { kinds[kind.name] = kind }
+            return kinds[kind.name]
+        }
         hasKinds.store(true, ordering: .releasing)
+        do {
+            try indexesDeclared(kind.indexes, ofKind: kind.name, previously: previous?.indexes ?? [], progress: progress)
+        } catch {
+            kinds.withLock { $0[kind.name] = previous }
+            throw error
+        }
     }
 
     /// The registered rules of `name`, or nil.
