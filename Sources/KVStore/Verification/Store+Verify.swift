@@ -53,7 +53,8 @@ public struct VerificationReport: Sendable {
 extension Store {
     /// Checks the store's invariants: every record key names a valid reference, every record
     /// decodes and has only keys a key path can name and no top-level null; the per-kind
-    /// counters match the records; modification times (`stamps/`) decode and name records; the
+    /// counters match the records; modification times (`stamps/`) decode and name records; every
+    /// index entry is one its record gives and every record has its entries; the
     /// journal's keys are sequences, contiguous from its first entry to the `last-sequence`
     /// counter, every entry decodes and matches its key, commit ids
     /// never go back and none is past `last-commit`. When the journal reaches back to the store's
@@ -83,6 +84,7 @@ extension Store {
             }
             let recordsDecode = pages.isClean(StoreLayout.records) ? try checkRecords(txn, into: &report, progress: progress) : false
             if pages.isClean(StoreLayout.records) { try checkModificationTimes(txn, into: &report) }
+            if pages.isClean(StoreLayout.records) && pages.isClean(StoreLayout.indexes) { try checkIndexes(txn, into: &report) }
             let journalSound = pages.isClean(StoreLayout.journal) ? try checkJournal(txn, into: &report, progress: progress) : false
             if !pages.isClean(StoreLayout.journal) { report.lastSequence = try txn.lastSequence() }
             if !pages.isClean {
