@@ -21,7 +21,7 @@ extension ReadTransaction {
     }
 
     /// The indexes built in the store (of `kind` only, when given), in the directory's order: by
-    /// kind, then folded after plain, then by name. A malformed directory entry is left out
+    /// kind, then the folded ones before the others, each by name. A malformed directory entry is left out
     /// (`verify` reports it).
     func builtIndexes(ofKind kind: String? = nil) throws -> [BuiltIndex] {
         guard let db = databases.indexes else { return [] }

@@ -67,10 +67,14 @@ extension Store {
         package let unknown: Int
     }
 
-    /// The indexes built in the store (of `kind` only, when given), with their sizes.
+    /// The indexes built in the store (of `kind` only, when given), with their sizes: by kind,
+    /// then by name, a plain index before a folded one.
     package func indexStatuses(ofKind kind: String? = nil) throws -> [IndexStatus] {
         try read { txn in
-            try txn.builtIndexes(ofKind: kind).map { built in
+            let built = try txn.builtIndexes(ofKind: kind).sorted { a, b in
+                (a.kind, a.index.name, a.index.isFolded ? 1 : 0) < (b.kind, b.index.name, b.index.isFolded ? 1 : 0)
+            }
+            return try built.map { built in
                 var records = Set<String>(), entries = 0
                 try txn.forEachIndexEntry(of: built) { _, stored in
                     for item in stored?.items ?? [] {
