@@ -5,9 +5,9 @@
 /// the one place where a changed declaration builds and drops indexes.
 extension Store {
     /// Builds and drops `kind`'s indexes in one write when its declared indexes change from
-    /// `previously` to `indexes`.
+    /// `previously` to `indexes` (not in a store opened read-only, which writes nothing).
     func indexesDeclared(_ indexes: [KindIndex], ofKind kind: String, previously: [KindIndex], progress: ((Int) -> Void)?) throws {
-        guard indexes != previously else { return }
+        guard indexes != previously, !options.readOnly else { return }
         try write { txn in
             txn.indexState.buildProgress = progress
             defer { txn.indexState.buildProgress = nil }

@@ -20,9 +20,10 @@ struct IndexChanges {
 /// before and after, checks the unique ones before anything is written, then writes the
 /// difference in the same transaction.
 ///
-/// Each path computes the changes (``indexChanges(of:changedKey:old:new:)``), which throws a
-/// unique violation, then writes the record, then applies them (``apply(_:)``). A kind without
-/// indexes costs one lookup of its declaration.
+/// Each path finds its kind's indexes (``maintainedIndexes(ofKind:)``) and, when there are some,
+/// computes the changes (``indexChanges(in:of:changedKey:old:new:)``), which throws a unique
+/// violation, then writes the record, then applies them (``apply(_:)``). A kind without indexes
+/// costs one lookup of its declaration.
 extension WriteTransaction {
     /// The indexes the writes of `kind` keep: those declared and built.
     func maintainedIndexes(ofKind kind: String) throws -> [BuiltIndex] {
@@ -38,7 +39,8 @@ extension WriteTransaction {
         return built
     }
 
-    /// The changes a write of `ref` makes to its kind's indexes, checked against the unique ones.
+    /// The changes a write of `ref` makes to `built`, its kind's indexes, checked against the
+    /// unique ones.
     /// - Parameters:
     ///   - changedKey: the one top-level key written; nil when the whole record is.
     ///   - old: the record's top-level values before (nil: no record before).
@@ -46,11 +48,9 @@ extension WriteTransaction {
     /// - Returns: nil when no index changes.
     /// - Throws: ``KeyValueCodingError/Code/uniqueViolation`` naming the other record.
     func indexChanges(
-        of ref: RecordRef, changedKey: String?,
+        in built: [BuiltIndex], of ref: RecordRef, changedKey: String?,
         old: ((String) throws -> Value?)?, new: ((String) throws -> Value?)?
     ) throws -> IndexChanges? {
-        let built = try maintainedIndexes(ofKind: ref.kind)
-        guard !built.isEmpty else { return nil }
         var changes = IndexChanges(ref: ref)
         for index in built where changedKey == nil || index.index.keyPaths.contains(where: { $0.firstKey == changedKey }) {
             let before = try old.map { try IndexEntries(index.index, top: $0) }

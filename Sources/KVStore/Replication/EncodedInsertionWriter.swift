@@ -26,8 +26,8 @@ struct EncodedInsertionWriter {
     private var kind: [UInt8] = []
     private var inserted = 0
     private var tracksModificationTimes = false
-    /// Whether the kind counted last has indexes to keep.
-    private var isIndexed = false
+    /// The indexes of the kind counted last.
+    private var indexed: [BuiltIndex] = []
 
     init(transaction: WriteTransaction) {
         self.transaction = transaction
@@ -64,10 +64,10 @@ struct EncodedInsertionWriter {
             out.byte(ValueCodec.version)
             out.bytes(fields)
         }
-        let indexChanges = try isIndexed ? record.withUnsafeBytes { record in
+        let indexChanges = try indexed.isEmpty ? nil : record.withUnsafeBytes { record in
             let ref = try RecordRef(kind: String(decoding: kind, as: UTF8.self), id: String(decoding: id, as: UTF8.self))
-            return try txn.indexChanges(of: ref, changedKey: nil, old: nil, new: txn.topValues(in: record, of: ref))
-        } : nil
+            return try txn.indexChanges(in: indexed, of: ref, changedKey: nil, old: nil, new: txn.topValues(in: record, of: ref))
+        }
         guard try txn.transaction.insert(key, record, in: txn.databases.records) else {
             let ref = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[insertion.kind.lowerBound ..< insertion.id.upperBound]), as: UTF8.self)
             return "\(ref) to insert already exists"
@@ -174,7 +174,7 @@ struct EncodedInsertionWriter {
         self.kind.append(contentsOf: kind)
         let name = String(decoding: kind, as: UTF8.self)
         tracksModificationTimes = transaction.store.kind(named: name)?.tracksModificationTimes ?? false
-        isIndexed = try !transaction.maintainedIndexes(ofKind: name).isEmpty
+        indexed = try transaction.maintainedIndexes(ofKind: name)
     }
 
     /// Adds the records inserted to their kind's count; call it before the transaction ends.

@@ -25,8 +25,9 @@ extension WriteTransaction {
                 let checked = values.values.contains(where: \.isNull) ? values.filter { !$0.value.isNull } : values
                 (new, encoded) = (.dictionary(checked), RecordCodec.encode(checked))
             }
-            let indexChanges: IndexChanges? = try encoded.withUnsafeBytes { bytes in
-                try self.indexChanges(of: ref, changedKey: nil, old: nil, new: topValues(in: bytes, of: ref))
+            let indexed = try maintainedIndexes(ofKind: ref.kind)
+            let indexChanges: IndexChanges? = indexed.isEmpty ? nil : try encoded.withUnsafeBytes { bytes in
+                try self.indexChanges(in: indexed, of: ref, changedKey: nil, old: nil, new: topValues(in: bytes, of: ref))
             }
             announce(ref, keyPath: nil, change: .recordInserted)
             guard try transaction.insert(StoreLayout.recordKey(ref), encoded, in: databases.records) else {

@@ -189,7 +189,8 @@ public final class WriteTransaction: ReadTransaction {
         if encoded.count > KeyValueCodingError.maximumRecordSize {
             throw KeyValueCodingError.recordTooLarge(size: encoded.count, keyPath: nil, ref: ref)
         }
-        let indexChanges = try indexChanges(of: ref, changedKey: nil, old: nil, new: { checked[$0] })
+        let indexed = try maintainedIndexes(ofKind: ref.kind)
+        let indexChanges = indexed.isEmpty ? nil : try indexChanges(in: indexed, of: ref, changedKey: nil, old: nil, new: { checked[$0] })
         announce(ref, keyPath: nil, change: .recordInserted)
         guard try transaction.insert(StoreLayout.recordKey(ref), encoded, in: databases.records) else {
             throw KeyValueCodingError.recordExists(ref)
@@ -203,7 +204,8 @@ public final class WriteTransaction: ReadTransaction {
     /// - Throws: ``KeyValueCodingError/Code/recordNotFound``.
     public func delete(_ ref: RecordRef) throws {
         let old = try existingRecord(ref)
-        let indexChanges = try indexChanges(of: ref, changedKey: nil, old: { old[$0] }, new: nil)
+        let indexed = try maintainedIndexes(ofKind: ref.kind)
+        let indexChanges = indexed.isEmpty ? nil : try indexChanges(in: indexed, of: ref, changedKey: nil, old: { old[$0] }, new: nil)
         announce(ref, keyPath: nil, change: .recordDeleted)
         try transaction.delete(StoreLayout.recordKey(ref), in: databases.records)
         try apply(indexChanges)
@@ -227,6 +229,7 @@ public final class WriteTransaction: ReadTransaction {
     ) throws -> Value? {
         if let value { try checkNesting(of: value, outerLevels: 1, keyPath: key, ref: ref) }
         let recordKey = StoreLayout.recordKey(ref)
+        let indexed = try maintainedIndexes(ofKind: ref.kind)
         let (patched, indexChanges) = try transaction.withValue(forKey: recordKey, in: databases.records) { bytes throws -> ((record: [UInt8], old: Value?), IndexChanges?) in
             guard let bytes else { throw KeyValueCodingError.recordNotFound(ref) }
             let patched: (record: [UInt8], old: Value?)
@@ -240,9 +243,10 @@ public final class WriteTransaction: ReadTransaction {
                 throw KeyValueCodingError.recordTooLarge(size: patched.record.count, keyPath: key, ref: ref)
             }
             // Checked before anything is written (an unchanged value changes no index).
+            guard !indexed.isEmpty else { return (patched, nil) }
             let others = topValues(in: bytes, of: ref)
             let indexChanges = try self.indexChanges(
-                of: ref, changedKey: UTF8Text.nfc(key),
+                in: indexed, of: ref, changedKey: UTF8Text.nfc(key),
                 old: { name in name == key ? patched.old : try others(name) },
                 new: { name in name == key ? value : try others(name) })
             return (patched, indexChanges)

@@ -101,4 +101,16 @@ import TestSupport
         try other.dropIndex(on: ["n"], folded: nil, ofKind: "item")
         #expect(try store.read { try $0.builtIndexes() } == [])
     }
+
+    @Test func registeringAnIndexedKindInAReadOnlyStoreWritesNothing() throws {
+        try register([indexOn("n")])
+        var options = Store.Options.testing
+        options.readOnly = true
+        options.createIfMissing = false
+        let reader = try Store(path: fixture.path, options: options)
+        var kind = try Kind("item")
+        kind.indexes = [indexOn("n"), indexOn("tags")]
+        try reader.register(kind)
+        #expect(try reader.read { try $0.builtIndexes().map(\.index) } == [indexOn("n")])
+    }
 }
