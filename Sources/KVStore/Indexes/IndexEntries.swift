@@ -25,43 +25,54 @@ struct IndexEntries: Equatable {
         var checksUniqueness: Bool
     }
 
-    /// The record's tuples.
-    var tuples: [[UInt8]: Origin]
+    /// One tuple of the record.
+    struct Tuple: Equatable {
+        var bytes: [UInt8]
+        var origin: Origin
+    }
+
+    /// The record's tuples, in byte order, each once.
+    private(set) var tuples: [Tuple]
 
     /// The most tuples a record gives a compound index before it goes to the unknown bucket.
     static let maximumCrossProduct = 256
 
     /// The one tuple of a record in the unknown bucket.
-    static let unknown: [[UInt8]: Origin] = [[IndexKeyEncoding.Class.unknown]: Origin(isElement: false, checksUniqueness: false)]
+    static let unknown = [Tuple(bytes: [IndexKeyEncoding.Class.unknown], origin: Origin(isElement: false, checksUniqueness: false))]
 
     /// The entries of the record whose top-level values `top` gives (nil for a missing key).
     init(_ index: KindIndex, top: (String) throws -> Value?) rethrows {
-        var components: [[(bytes: [UInt8], origin: Origin)]] = []
+        guard index.keyPaths.count > 1 else {
+            let values = try Self.values(at: index.keyPaths[0], top: top)
+            tuples = values.map { Self.components($0.elements, isArray: $0.isArray, folded: index.isFolded) } ?? Self.unknown
+            return
+        }
+        var components: [[Tuple]] = []
         var product = 1
         for path in index.keyPaths {
             guard let values = try Self.values(at: path, top: top) else {
-                self.tuples = Self.unknown
+                tuples = Self.unknown
                 return
             }
             let encoded = Self.components(values.elements, isArray: values.isArray, folded: index.isFolded)
             product *= encoded.count
-            if index.keyPaths.count > 1 && product > Self.maximumCrossProduct {
-                self.tuples = Self.unknown
+            if product > Self.maximumCrossProduct {
+                tuples = Self.unknown
                 return
             }
             components.append(encoded)
         }
-        var tuples: [[UInt8]: Origin] = [[]: Origin(isElement: false, checksUniqueness: true)]
+        // Each path's components are sorted, distinct and none starts another: the products come
+        // out sorted and distinct.
+        var tuples = [Tuple(bytes: [], origin: Origin(isElement: false, checksUniqueness: true))]
         for options in components {
-            var next: [[UInt8]: Origin] = [:]
-            for (tuple, origin) in tuples {
-                for option in options {
-                    next[tuple + option.bytes] = Origin(
-                        isElement: origin.isElement || option.origin.isElement,
-                        checksUniqueness: origin.checksUniqueness && option.origin.checksUniqueness)
+            tuples = tuples.flatMap { tuple in
+                options.map { option in
+                    Tuple(bytes: tuple.bytes + option.bytes, origin: Origin(
+                        isElement: tuple.origin.isElement || option.origin.isElement,
+                        checksUniqueness: tuple.origin.checksUniqueness && option.origin.checksUniqueness))
                 }
             }
-            tuples = next
         }
         self.tuples = tuples
     }
@@ -71,26 +82,47 @@ struct IndexEntries: Equatable {
         self.init(index, top: { record[$0] })
     }
 
-    /// The distinct components of one key path's values.
-    private static func components(_ values: [Value], isArray: Bool, folded: Bool) -> [(bytes: [UInt8], origin: Origin)] {
-        guard !values.isEmpty else {
-            return [([IndexKeyEncoding.Class.emptyArray], Origin(isElement: true, checksUniqueness: false))]
+    /// The origin of the tuple `bytes`; nil when the record does not give it.
+    func origin(of bytes: [UInt8]) -> Origin? {
+        var (low, high) = (0, tuples.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if tuples[middle].bytes.lexicographicallyPrecedes(bytes) { low = middle + 1 } else { high = middle }
         }
-        var seen = Set<[UInt8]>()
-        return values.compactMap { value in
-            let bytes = IndexKeyEncoding.component(value, folded: folded)
-            guard seen.insert(bytes).inserted else { return nil }
-            return (bytes, Origin(isElement: isArray, checksUniqueness: IndexKeyEncoding.canEqual(value)))
+        return low < tuples.count && tuples[low].bytes == bytes ? tuples[low].origin : nil
+    }
+
+    /// The distinct components of one key path's values, in byte order.
+    private static func components(_ values: [Value], isArray: Bool, folded: Bool) -> [Tuple] {
+        guard values.count > 1 else {
+            guard let value = values.first else {
+                return [Tuple(bytes: [IndexKeyEncoding.Class.emptyArray], origin: Origin(isElement: true, checksUniqueness: false))]
+            }
+            return [component(value, isArray: isArray, folded: folded)]
         }
+        var sorted = values.map { component($0, isArray: isArray, folded: folded) }.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        var kept = 0
+        for index in sorted.indices where kept == 0 || sorted[index].bytes != sorted[kept - 1].bytes {
+            sorted.swapAt(kept, index)
+            kept += 1
+        }
+        sorted.removeLast(sorted.count - kept)
+        return sorted
+    }
+
+    private static func component(_ value: Value, isArray: Bool, folded: Bool) -> Tuple {
+        Tuple(bytes: IndexKeyEncoding.component(value, folded: folded),
+              origin: Origin(isElement: isArray, checksUniqueness: IndexKeyEncoding.canEqual(value)))
     }
 
     /// The values at `path` (one, or an array's elements flattened); nil for the unknown bucket.
     private static func values(at path: KeyValuePath, top: (String) throws -> Value?) rethrows -> (elements: [Value], isArray: Bool)? {
         guard let first = path.firstKey else { return ([.null], false) }
-        let value: Value?
+        var value = try top(first)
         do {
-            value = try KeyPathEvaluator.value(
-                at: path.components.dropFirst(), in: try top(first), source: NoReferences(), fullPath: path)
+            if path.components.count > 1 {
+                value = try KeyPathEvaluator.value(at: path.components.dropFirst(), in: value, source: NoReferences(), fullPath: path)
+            }
         } catch is NoReferences.Crossed {
             return nil
         } catch {

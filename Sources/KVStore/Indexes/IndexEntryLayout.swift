@@ -39,7 +39,12 @@ enum IndexEntryLayout {
     /// start with `prefix`.
     static func key(prefix: [UInt8], tuple: [UInt8], id: String) -> [UInt8] {
         let room = maximumKeyLength - prefix.count - tuple.count
-        return prefix + tuple + id.utf8.prefix(room)
+        var key: [UInt8] = []
+        key.reserveCapacity(prefix.count + tuple.count + min(room, id.utf8.count))
+        key.append(contentsOf: prefix)
+        key.append(contentsOf: tuple)
+        key.append(contentsOf: id.utf8.prefix(room))
+        return key
     }
 
     /// The value of a key holding `items` (at least one).

@@ -8,14 +8,39 @@ struct IndexWriter {
 
     /// Puts the entry of record `id` with `tuple` (already cut) in the index `prefix` starts.
     func add(prefix: [UInt8], tuple: [UInt8], isCut: Bool, id: String, isElement: Bool) throws {
+        // The common case: a key of its own, holding the whole id, built on the stack (one
+        // B-tree operation, no allocation).
+        if try addAlone(prefix: prefix, tuple: tuple, isCut: isCut, id: id, isElement: isElement) { return }
         let key = IndexEntryLayout.key(prefix: prefix, tuple: tuple, id: id)
         let item = IndexEntryLayout.Item(id: id, isElement: isElement)
-        let short = IndexEntryLayout.value(key: key, prefixLength: prefix.count, tupleLength: tuple.count, isCut: isCut, items: [item])
-        // The common case: a key of its own (one B-tree operation).
-        if try transaction.insert(key, short, in: db) { return }
         var items = try items(at: key, prefixLength: prefix.count).filter { $0.id != id }
         items.append(item)
         try transaction.put(key, IndexEntryLayout.value(key: key, prefixLength: prefix.count, tupleLength: tuple.count, isCut: isCut, items: items), in: db)
+    }
+
+    /// Puts the short form of the entry when its key holds the whole id and is free.
+    /// - Returns: false, having written nothing, when the id does not fit or the key is taken.
+    private func addAlone(prefix: [UInt8], tuple: [UInt8], isCut: Bool, id: String, isElement: Bool) throws -> Bool {
+        var id = id
+        return try id.withUTF8 { id in
+            let length = prefix.count + tuple.count + id.count
+            guard length <= IndexEntryLayout.maximumKeyLength else { return false }
+            let flags: IndexEntryFlags = [isCut ? .inexact : [], isElement ? .element : []]
+            let value = (flags.rawValue, UInt8(tuple.count))
+            return try withUnsafeTemporaryAllocation(byteCount: length, alignment: 1) { key in
+                UnsafeMutableRawBufferPointer(rebasing: key[..<prefix.count]).copyBytes(from: prefix)
+                UnsafeMutableRawBufferPointer(rebasing: key[prefix.count ..< prefix.count + tuple.count]).copyBytes(from: tuple)
+                UnsafeMutableRawBufferPointer(rebasing: key[(prefix.count + tuple.count)...]).copyBytes(from: id)
+                return try withUnsafeBytes(of: value) { value in
+                    do {
+                        try transaction.put(UnsafeRawBufferPointer(key), value, in: db, overwrite: false)
+                        return true
+                    } catch let error as LMDBError where error.code == LMDBError.keyExists.code {
+                        return false
+                    }
+                }
+            }
+        }
     }
 
     /// Removes the entry of record `id` with `tuple` (already cut).

@@ -6,7 +6,7 @@ extension ReadTransaction {
     ///
     /// Until the kind catalog stores them: those of the kind registered in this process.
     func indexes(ofKind kind: String) throws -> [KindIndex] {
-        store.kind(named: kind)?.indexes ?? []
+        store.registeredIndexes(ofKind: kind)
     }
 
     /// `index` of `kind` as built in the store; nil when it is not built (or the directory holds

@@ -62,17 +62,35 @@ extension WriteTransaction {
         return changes
     }
 
-    /// Writes `changes` (the record is written).
+    /// Writes `changes` (the record is written): a merge of each index's entries before and
+    /// after, both in key order.
     func apply(_ changes: IndexChanges?) throws {
         guard let changes else { return }
         let writer = try indexWriter()
+        let id = changes.ref.id
         for (built, old, new) in changes.indexes {
-            let before = Self.stored(old), after = Self.stored(new)
-            for (tuple, entry) in before where after[tuple] == nil {
-                try writer.remove(prefix: built.prefix, tuple: tuple, isCut: entry.isCut, id: changes.ref.id)
+            // An insert of values none of which is cut, the common case: its tuples as they are.
+            if old == nil, let new, new.tuples.allSatisfy({ $0.bytes.count <= IndexKeyEncoding.maximumTupleLength }) {
+                for tuple in new.tuples {
+                    try writer.add(prefix: built.prefix, tuple: tuple.bytes, isCut: false, id: id, isElement: tuple.origin.isElement)
+                }
+                continue
             }
-            for (tuple, entry) in after where before[tuple] != entry {
-                try writer.add(prefix: built.prefix, tuple: tuple, isCut: entry.isCut, id: changes.ref.id, isElement: entry.isElement)
+            let before = Self.stored(old), after = Self.stored(new)
+            var (i, j) = (0, 0)
+            while i < before.count || j < after.count {
+                if j == after.count || (i < before.count && before[i].tuple.lexicographicallyPrecedes(after[j].tuple)) {
+                    try writer.remove(prefix: built.prefix, tuple: before[i].tuple, isCut: before[i].entry.isCut, id: id)
+                    i += 1
+                } else if i == before.count || after[j].tuple.lexicographicallyPrecedes(before[i].tuple) {
+                    try writer.add(prefix: built.prefix, tuple: after[j].tuple, isCut: after[j].entry.isCut, id: id, isElement: after[j].entry.isElement)
+                    j += 1
+                } else {
+                    if before[i].entry != after[j].entry {
+                        try writer.add(prefix: built.prefix, tuple: after[j].tuple, isCut: after[j].entry.isCut, id: id, isElement: after[j].entry.isElement)
+                    }
+                    (i, j) = (i + 1, j + 1)
+                }
             }
         }
     }
@@ -94,8 +112,8 @@ extension WriteTransaction {
     private func checkUniqueness(_ changes: IndexChanges) throws {
         for (built, old, new) in changes.indexes where built.index.isUnique {
             guard let new else { continue }
-            for (tuple, origin) in new.tuples where origin.checksUniqueness && old?.tuples[tuple] == nil {
-                try checkUnique(tuple, in: built, for: changes.ref)
+            for tuple in new.tuples where tuple.origin.checksUniqueness && old?.origin(of: tuple.bytes) == nil {
+                try checkUnique(tuple.bytes, in: built, for: changes.ref)
             }
         }
     }
@@ -109,19 +127,24 @@ extension WriteTransaction {
         for other in others.possible {
             let otherRef = try RecordRef(kind: ref.kind, id: other)
             let holds = try withRecordBytes(otherRef) { bytes in
-                try bytes.map { try IndexEntries(built.index, top: topValues(in: $0, of: otherRef)).tuples[tuple] != nil } ?? false
+                try bytes.map { try IndexEntries(built.index, top: topValues(in: $0, of: otherRef)).origin(of: tuple) != nil } ?? false
             }
             if holds { throw KeyValueCodingError.uniqueViolation(ref, other: other, index: built.index) }
         }
     }
 
-    /// Entries as keys hold them: by cut tuple.
-    static func stored(_ entries: IndexEntries?) -> [[UInt8]: StoredEntry] {
-        var stored: [[UInt8]: StoredEntry] = [:]
-        for (tuple, origin) in entries?.tuples ?? [:] {
-            let (cut, isCut) = IndexEntryLayout.cut(tuple)
-            let known = stored[cut]
-            stored[cut] = StoredEntry(isCut: isCut || (known?.isCut ?? false), isElement: origin.isElement || (known?.isElement ?? false))
+    /// Entries as keys hold them, in key order: each cut tuple once (tuples cut alike merge).
+    static func stored(_ entries: IndexEntries?) -> [(tuple: [UInt8], entry: StoredEntry)] {
+        var stored: [(tuple: [UInt8], entry: StoredEntry)] = []
+        stored.reserveCapacity(entries?.tuples.count ?? 0)
+        for tuple in entries?.tuples ?? [] {
+            let (cut, isCut) = IndexEntryLayout.cut(tuple.bytes)
+            // Sorted full tuples give sorted cut ones, equal cuts side by side.
+            if let last = stored.last, last.tuple == cut {
+                stored[stored.count - 1].entry.isElement = last.entry.isElement || tuple.origin.isElement
+            } else {
+                stored.append((cut, StoredEntry(isCut: isCut, isElement: tuple.origin.isElement)))
+            }
         }
         return stored
     }

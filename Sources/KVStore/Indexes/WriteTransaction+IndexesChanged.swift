@@ -48,7 +48,7 @@ extension WriteTransaction {
             guard let ref = StoreLayout.ref(fromKey: key) else { return true }
             let entries = try IndexEntries(index, top: topValues(in: record, of: ref))
             if index.isUnique {
-                for (tuple, origin) in entries.tuples where origin.checksUniqueness { try checkUnique(tuple, in: built, for: ref) }
+                for tuple in entries.tuples where tuple.origin.checksUniqueness { try checkUnique(tuple.bytes, in: built, for: ref) }
             }
             for (tuple, entry) in Self.stored(entries) {
                 try writer.add(prefix: built.prefix, tuple: tuple, isCut: entry.isCut, id: ref.id, isElement: entry.isElement)

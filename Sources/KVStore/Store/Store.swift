@@ -131,6 +131,13 @@ public final class Store: Sendable {
         return kinds.withLock { $0[name] }
     }
 
+    /// The indexes of the registered kind `name` (none when it is not registered), read without
+    /// copying the rest of the kind: every write asks.
+    func registeredIndexes(ofKind name: String) -> [KindIndex] {
+        guard hasKinds.load(ordering: .acquiring) else { return [] }
+        return kinds.withLock { $0[name]?.indexes ?? [] }
+    }
+
     /// Runs `body` in a read transaction: a consistent snapshot of the store.
     ///
     /// The transaction is valid only during `body`.

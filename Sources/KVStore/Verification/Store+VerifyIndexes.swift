@@ -117,7 +117,7 @@ extension Store {
                 }
                 switch given {
                 case nil: report.add("index \(index.qualifiedName) has an entry for record \(ref), which does not exist")
-                case let entries?? where entries[tuple] != nil: break
+                case let entries?? where entries.contains(where: { $0.tuple == tuple }): break
                 default: report.add("index \(index.qualifiedName) has an entry for record \(ref) that its values do not give")
                 }
             }

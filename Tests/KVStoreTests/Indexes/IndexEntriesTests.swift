@@ -7,7 +7,7 @@ import TestSupport
 /// over arrays, long values and long ids.
 @Suite struct IndexEntriesTests {
     func tuples(_ index: KindIndex, _ record: [String: Value]) -> Set<[UInt8]> {
-        Set(IndexEntries(index, record: record).tuples.keys)
+        Set(IndexEntries(index, record: record).tuples.map(\.bytes))
     }
 
     func component(_ value: Value) -> [UInt8] { IndexKeyEncoding.component(value, folded: false) }
