@@ -52,6 +52,8 @@ public struct KeyValueCodingError: Error, Sendable, CustomStringConvertible, Equ
         /// A write that would make a record larger than ``KeyValueCodingError/maximumRecordSize``,
         /// or one change's journal entry larger than a journal stream frame.
         case tooLarge
+        /// A write that would give two records of a kind the same values in a unique index.
+        case uniqueViolation
     }
 
     /// What went wrong.

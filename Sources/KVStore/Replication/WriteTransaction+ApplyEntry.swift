@@ -32,10 +32,15 @@ extension WriteTransaction {
                 let checked = values.values.contains(where: \.isNull) ? values.filter { !$0.value.isNull } : values
                 (new, encoded) = (.dictionary(checked), RecordCodec.encode(checked))
             }
+            let indexed = try maintainedIndexes(ofKind: ref.kind)
+            let indexChanges: IndexChanges? = indexed.isEmpty ? nil : try encoded.withUnsafeBytes { bytes in
+                try self.indexChanges(in: indexed, of: ref, changedKey: nil, old: nil, new: topValues(in: bytes, of: ref))
+            }
             announce(ref, keyPath: nil, change: .recordInserted)
             guard try transaction.insert(StoreLayout.recordKey(ref), encoded, in: databases.records) else {
                 return "\(ref) to insert already exists"
             }
+            try apply(indexChanges)
             try adjustCount(of: ref.kind, by: 1)
             try journal(.recordInserted, ref: ref, keyPath: nil, old: nil, new: new, encodedNew: encoded)
         case .recordDeleted:

@@ -113,17 +113,30 @@ public final class Store: Sendable {
     /// the stored declaration is the same), where every process and the `kvstore` tool enforce it;
     /// its closures (hooks, validators, dependent keys) are registered in this process, on top of
     /// the stored declaration. Records of kinds nobody declared follow an open kind's defaults.
-    /// See <doc:KindCatalog>.
+    /// See <doc:KindCatalog>. When the kind's ``Kind/indexes`` change, the same write builds the
+    /// new ones over the existing records and drops the others (<doc:Indexes>).
     ///
     /// Register kinds before observing their records: an observation already running keeps the
     /// inputs it attached to (for example a derived key's ``Kind/keyPathsAffecting``) until its
     /// next change, when it re-attaches under the new rules.
     /// - Throws: ``KeyValueCodingError`` `undefinedKey` or `typeMismatch` naming the first record
-    ///   and key that the new rules refuse (nothing is stored or registered then);
+    ///   and key that the new rules refuse, `uniqueViolation` when existing records repeat a new
+    ///   unique index's values (nothing is stored or registered then);
     ///   ``StoreError/Code/readOnly`` or ``StoreError/Code/replica`` when the declaration differs
     ///   from the stored one and the store takes no writes.
     public func register(_ kind: Kind) throws {
-        if try !isDeclared(kind) { try write { try $0.declare(kind) } }
+        try register(kind, indexBuildProgress: nil)
+    }
+
+    /// ``register(_:)``, calling `progress` with the records an index build goes through.
+    func register(_ kind: Kind, indexBuildProgress progress: ((Int) -> Void)?) throws {
+        if try !isDeclared(kind) {
+            try write { txn in
+                txn.indexState.buildProgress = progress
+                defer { txn.indexState.buildProgress = nil }
+                try txn.declare(kind)
+            }
+        }
         kinds.withLock { $0[kind.name] = kind }
         hasKinds.store(true, ordering: .releasing)
     }

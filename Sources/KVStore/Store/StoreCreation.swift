@@ -79,6 +79,7 @@ package enum StoreCreation {
     private static func writeMetadata(_ txn: LMDB.Transaction) throws -> UUID {
         _ = try txn.openDatabase(StoreLayout.records, create: true)
         _ = try txn.openDatabase(StoreLayout.journal, create: true)
+        _ = try txn.openDatabase(StoreLayout.indexes, create: true)
         let meta = try txn.openDatabase(StoreLayout.meta, create: true)
         let id = UUID()
         try txn.put(StoreLayout.MetaKey.format, withUnsafeBytes(of: StoreLayout.formatVersion.littleEndian, Array.init), in: meta)

@@ -6,7 +6,11 @@ import LMDB
 /// Named databases:
 /// - `records`: key `kind 0x00 id` (UTF-8), value a ``RecordCodec`` encoding of the record's dictionary;
 /// - `journal`: key the entry's sequence as a big-endian UInt64, value a ``JournalCodec`` encoding;
-/// - `meta`: UTF-8 string keys, every one of them in ``StoreLayout/MetaKey`` with its value.
+/// - `meta`: UTF-8 string keys, every one of them in ``StoreLayout/MetaKey`` with its value;
+/// - `indexes`: the secondary indexes' entries, each key an index's 4-byte number, an encoded
+///   tuple of values (``IndexKeyEncoding``) and a record id (``IndexEntryLayout``), after a directory of
+///   the indexes built under number 0 (``IndexDirectory``). Stores made before it get it when
+///   first opened for writing; a store opened read-only without it has no index built.
 enum StoreLayout {
     /// The format new stores are written in: 1.
     static let formatVersion: UInt32 = 1
@@ -22,6 +26,7 @@ enum StoreLayout {
     static let records = "records"
     static let journal = "journal"
     static let meta = "meta"
+    static let indexes = "indexes"
 
     /// The records-database key of `ref`.
     static func recordKey(_ ref: RecordRef) -> [UInt8] {
@@ -74,9 +79,11 @@ extension LMDB.Transaction {
     }
 }
 
-/// The three named databases of an open store.
+/// The named databases of an open store.
 struct StoreDatabases: Sendable {
     let records: Database
     let journal: Database
     let meta: Database
+    /// Nil only in a store opened read-only that was made before indexes (none is built).
+    let indexes: Database?
 }

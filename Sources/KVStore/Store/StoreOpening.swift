@@ -100,7 +100,8 @@ enum StoreOpening {
             let databases = StoreDatabases(
                 records: try txn.openDatabase(StoreLayout.records, create: false),
                 journal: try txn.openDatabase(StoreLayout.journal, create: false),
-                meta: meta)
+                meta: meta,
+                indexes: try exists(StoreLayout.indexes, in: txn) ? txn.openDatabase(StoreLayout.indexes, create: false) : nil)
             return Opened(environment: environment, databases: databases, id: id)
         }
     }
@@ -113,7 +114,8 @@ enum StoreOpening {
         let databases = StoreDatabases(
             records: try txn.openDatabase(StoreLayout.records, create: true),
             journal: try txn.openDatabase(StoreLayout.journal, create: true),
-            meta: try txn.openDatabase(StoreLayout.meta, create: true))
+            meta: try txn.openDatabase(StoreLayout.meta, create: true),
+            indexes: try txn.openDatabase(StoreLayout.indexes, create: true))
         return Opened(environment: environment, databases: databases, id: try checkMeta(txn, databases.meta, path: path))
     }
 

@@ -42,6 +42,8 @@ public final class WriteTransaction: ReadTransaction {
     private let timestamp = Date()
     /// Whether the changes are applied from another store's journal (allowed on a replica).
     var isApplying = false
+    /// The indexes this transaction keeps, by kind (see `WriteTransaction+IndexMaintenance`).
+    var indexState = IndexWriteState()
 
     // MARK: Journal
 
@@ -199,10 +201,13 @@ public final class WriteTransaction: ReadTransaction {
         if encoded.count > KeyValueCodingError.maximumRecordSize {
             throw KeyValueCodingError.recordTooLarge(size: encoded.count, keyPath: nil, ref: ref)
         }
+        let indexed = try maintainedIndexes(ofKind: ref.kind)
+        let indexChanges = indexed.isEmpty ? nil : try indexChanges(in: indexed, of: ref, changedKey: nil, old: nil, new: { checked[$0] })
         announce(ref, keyPath: nil, change: .recordInserted)
         guard try transaction.insert(StoreLayout.recordKey(ref), encoded, in: databases.records) else {
             throw KeyValueCodingError.recordExists(ref)
         }
+        try apply(indexChanges)
         try adjustCount(of: ref.kind, by: 1)
         try journal(.recordInserted, ref: ref, keyPath: nil, old: nil, new: .dictionary(checked), encodedNew: encoded)
     }
@@ -211,8 +216,11 @@ public final class WriteTransaction: ReadTransaction {
     /// - Throws: ``KeyValueCodingError/Code/recordNotFound``.
     public func delete(_ ref: RecordRef) throws {
         let old = try existingRecord(ref)
+        let indexed = try maintainedIndexes(ofKind: ref.kind)
+        let indexChanges = indexed.isEmpty ? nil : try indexChanges(in: indexed, of: ref, changedKey: nil, old: { old[$0] }, new: nil)
         announce(ref, keyPath: nil, change: .recordDeleted)
         try transaction.delete(StoreLayout.recordKey(ref), in: databases.records)
+        try apply(indexChanges)
         try adjustCount(of: ref.kind, by: -1)
         try journal(.recordDeleted, ref: ref, keyPath: nil, old: .dictionary(old), new: nil)
     }
@@ -233,7 +241,8 @@ public final class WriteTransaction: ReadTransaction {
     ) throws -> Value? {
         if let value { try checkNesting(of: value, outerLevels: 1, keyPath: key, ref: ref) }
         let recordKey = StoreLayout.recordKey(ref)
-        let patched = try transaction.withValue(forKey: recordKey, in: databases.records) { bytes in
+        let indexed = try maintainedIndexes(ofKind: ref.kind)
+        let (patched, indexChanges) = try transaction.withValue(forKey: recordKey, in: databases.records) { bytes throws -> ((record: [UInt8], old: Value?), IndexChanges?) in
             guard let bytes else { throw KeyValueCodingError.recordNotFound(ref) }
             let patched: (record: [UInt8], old: Value?)
             do {
@@ -245,9 +254,19 @@ public final class WriteTransaction: ReadTransaction {
             if patched.record.count > KeyValueCodingError.maximumRecordSize && patched.record.count > bytes.count {
                 throw KeyValueCodingError.recordTooLarge(size: patched.record.count, keyPath: key, ref: ref)
             }
-            return patched
+            // Checked before anything is written (an unchanged value changes no index).
+            guard !indexed.isEmpty else { return (patched, nil) }
+            let others = topValues(in: bytes, of: ref)
+            let indexChanges = try self.indexChanges(
+                in: indexed, of: ref, changedKey: UTF8Text.nfc(key),
+                old: { name in name == key ? patched.old : try others(name) },
+                new: { name in name == key ? value : try others(name) })
+            return (patched, indexChanges)
         }
-        if try shouldWrite(patched.old) { try transaction.put(recordKey, patched.record, in: databases.records) }
+        if try shouldWrite(patched.old) {
+            try transaction.put(recordKey, patched.record, in: databases.records)
+            try apply(indexChanges)
+        }
         return patched.old
     }
 

@@ -54,7 +54,8 @@ extension Store {
     /// Checks the store's invariants: every record key names a valid reference, every record
     /// decodes and has only keys a key path can name and no top-level null; the per-kind
     /// counters match the records; modification times (`stamps/`) decode and name records; the
-    /// kind catalog's declarations decode and the records of each closed kind keep its rules; the
+    /// kind catalog's declarations decode and the records of each closed kind keep its rules; every
+    /// index entry is one its record gives and every record has its entries; the
     /// journal's keys are sequences, contiguous from its first entry to the `last-sequence`
     /// counter, every entry decodes and matches its key, commit ids
     /// never go back and none is past `last-commit`. When the journal reaches back to the store's
@@ -86,6 +87,7 @@ extension Store {
             if pages.isClean(StoreLayout.records) {
                 try checkModificationTimes(txn, into: &report)
                 try checkCatalog(txn, into: &report)
+                if pages.isClean(StoreLayout.indexes) { try checkIndexes(txn, into: &report) }
             }
             let journalSound = pages.isClean(StoreLayout.journal) ? try checkJournal(txn, into: &report, progress: progress) : false
             if !pages.isClean(StoreLayout.journal) { report.lastSequence = try txn.lastSequence() }

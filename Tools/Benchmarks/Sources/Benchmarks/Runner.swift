@@ -8,8 +8,9 @@ struct Runner {
         let clock = ContinuousClock()
         var checksum = 0
         var results: [ScenarioResult] = []
-        var number = 0
+        var number = 0, companions = 0
         for scenario in scenarios {
+            companions = scenario.isCompanion ? companions + 1 : 0
             if !scenario.isCompanion { number += 1 }
             guard config.scenarioFilter?.contains(number) ?? true else { continue }
             let engines = scenario.engines.filter { config.engineFilter == nil || $0.engine == config.engineFilter }
@@ -36,7 +37,7 @@ struct Runner {
             }
             let result = ScenarioResult(
                 number: number,
-                label: scenario.isCompanion ? "\(number)b" : "\(number)",
+                label: scenario.isCompanion ? "\(number)\(Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(companions))))" : "\(number)",
                 name: scenario.name,
                 durability: scenario.durability,
                 operationsPerRound: operations,
@@ -72,7 +73,7 @@ struct ChecksumMismatch: Error, CustomStringConvertible {
 
 struct ScenarioResult {
     let number: Int
-    /// The number as the table shows it: "11", or "11b" for a companion row.
+    /// The number as the table shows it: "11", or "11b", "11c" for companion rows.
     let label: String
     let name: String
     /// The engines' durability ("" for reads).

@@ -15,8 +15,8 @@ struct Scenario {
     let engines: [EngineRun]
     /// Runs before the scenario's first round (e.g. sets every engine's durability).
     var setUp: () throws -> Void = {}
-    /// A companion of the row before: it takes that row's number with a "b" (11b), is selected
-    /// with it by `--scenario`, and measures the same operation with different inputs.
+    /// A companion of the row before: it takes that row's number with a letter (11b, 11c), is
+    /// selected with it by `--scenario`, and measures the same operation with different inputs.
     var isCompanion = false
 }
 
@@ -79,7 +79,7 @@ extension Scenario {
     /// The scenarios, in the order they run: reads first, then writes (which change the data).
     /// Raw LMDB reads bytes without decoding them, so only kvstore's and GRDB's checksums are
     /// compared, except for the sum, which all three compute.
-    static func all(_ e: Engines, groupCommit: GroupCommitBench) -> [Scenario] {
+    static func all(_ e: Engines, groupCommit: GroupCommitBench, indexedInserts: [Scenario]) -> [Scenario] {
         let (k, r, g) = (e.kvstore, e.raw, e.grdb)
         return [
             Scenario(name: "get 1 key, 1 read txn each, random", operations: { $0.readOrder.count },
@@ -111,7 +111,7 @@ extension Scenario {
             Scenario("insert + journal, GRDB encodes JSON in loop", .full, e, operations: { $0.companionInsertRange.count },
                      runs: [EngineRun(EngineName.kvstore, k.batchedCompanionInserts), EngineRun(EngineName.grdb, g.batchedInsertsEncoding)],
                      isCompanion: true),
-        ]
+        ] + indexedInserts  // 11c, 11d: 11's inserts into a store whose kind has two indexes, against one without
     }
 }
 

@@ -45,7 +45,8 @@ func measure(_ config: Configuration, root: String) throws -> Report {
         let (engines, data) = try Preparation.prepare(config, root: root, log: log)
         log("prepared in \(ContinuousClock.now - start); running \(config.rounds) rounds per scenario")
         let groupCommit = try GroupCommitBench(near: engines.kvstore, config: config)
-        let scenarios = Scenario.all(engines, groupCommit: groupCommit)
+        let indexedInserts = try IndexedInsertBench.scenarios(near: engines.kvstore, config: config)
+        let scenarios = Scenario.all(engines, groupCommit: groupCommit, indexedInserts: indexedInserts)
             + (try ObservationBench.scenarios(near: engines.kvstore, config: config))
             + QueryBench.scenarios(engines)
         let numbered = scenarios.filter { !$0.isCompanion }.count
