@@ -65,7 +65,7 @@ struct JournalExportCommand: ParsableCommand {
             var stopping: [any DispatchSourceProtocol] = []
             defer { stopping.forEach { $0.cancel() } }
             try store.exportJournal(since: since ?? 1, following: JournalFollowOptions(), onStart: { follower in
-                stopping = JournalFollowing.stopOnSignalsOrClosedOutput(follower)
+                stopping = JournalFollowing.stopOnSignalsOrClosedOutput { follower.stop() }
             }, to: output)
         }
     }

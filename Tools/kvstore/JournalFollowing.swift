@@ -54,7 +54,7 @@ struct JournalFollowing {
         var remaining = limit ?? .max
         if remaining == 0 { return }
         let follower = JournalFollower(store: store, after: cursor)
-        let stopping = Self.stopOnSignalsOrClosedOutput(follower)
+        let stopping = Self.stopOnSignalsOrClosedOutput { follower.stop() }
         defer { stopping.forEach { $0.cancel() } }
         try follower.run { batch in
             let printed = batch.prefix(remaining)
@@ -73,16 +73,16 @@ struct JournalFollowing {
         if let consumer, let last = entries.last { try consumer.commit(through: last.sequence) }
     }
 
-    /// Stops `follower` on SIGINT or SIGTERM, and when standard output is closed (checked every
+    /// Calls `stop` on SIGINT or SIGTERM, and when standard output is closed (checked every
     /// 100 ms; SIGPIPE is ignored so that a write to a closed pipe does not kill the process first).
-    static func stopOnSignalsOrClosedOutput(_ follower: JournalFollower) -> [any DispatchSourceProtocol] {
+    static func stopOnSignalsOrClosedOutput(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceProtocol] {
         signal(SIGPIPE, SIG_IGN)
-        var sources = stopOnSignals { follower.stop() }
+        var sources = stopOnSignals(stop)
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
         timer.setEventHandler {
             var descriptor = pollfd(fd: 1, events: 0, revents: 0)
-            if poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLERR | POLLHUP) != 0 { follower.stop() }
+            if poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLERR | POLLHUP) != 0 { stop() }
         }
         timer.resume()
         sources.append(timer)

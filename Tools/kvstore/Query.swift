@@ -2,8 +2,8 @@ import ArgumentParser
 import KVStore
 
 /// `kvstore query PATH KIND [PREDICATE] [--sort KEYPATH[:desc]]... [--limit N] [--offset N]
-/// [--keys K1,K2] [--format jsonl|json|table] [--explain] [--var NAME=VALUE]...`: the records of a
-/// kind that match a predicate, in order, one page.
+/// [--keys K1,K2] [--format jsonl|json|table] [--explain] [--follow] [--var NAME=VALUE]...`: the
+/// records of a kind that match a predicate, in order, one page; with `--follow`, then their changes.
 struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
@@ -23,6 +23,13 @@ struct QueryCommand: ParsableCommand {
             named keys of each record (and decodes only those). --explain prints the plan \
             instead of the records: 'scan KIND' when every record of the kind is read.
 
+            --follow prints the results, then follows the store's journal (writes of any \
+            process) and prints one jsonl line per commit that changes them: \
+            {"commit":N,"inserted":[ids],"deleted":[ids],"updated":[ids],"moved":[[from,to]...]} \
+            (positions in the page before and after), until SIGINT or SIGTERM (status 0). \
+            Commits arriving faster than lines are printed share one line, labelled with \
+            the last commit.
+
             The query reads one snapshot. A bad predicate (its line and column named), sort \
             key, --var or option is one line on standard error and status 1 (64 for a \
             malformed command line).
@@ -32,6 +39,7 @@ struct QueryCommand: ParsableCommand {
               kvstore query ./store item "feed == \\$feed" --var feed='{"$ref":"feed/swift"}' --keys title
               kvstore query ./store person "address.city ==[cd] 'zurich'" --sort name:c --format table
               kvstore query ./store item "title CONTAINS[c] 'lmdb'" --explain
+              kvstore query ./store item "read == NO" --sort published:desc --limit 50 --follow
             """
     )
 
@@ -63,12 +71,13 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var variables: PredicateVariables
 
-    // `--follow` (live results) belongs here: print the results as below, then follow the journal
-    // and print one change set per commit that changes them (Tools/kvstore/README.md, "query").
+    @Flag(help: "Print the results, then one jsonl line per commit that changes them, until interrupted.")
+    var follow = false
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
         if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
+        if follow && explain { throw ValidationError("--follow and --explain cannot be combined") }
     }
 
     func run() throws {
@@ -79,6 +88,8 @@ struct QueryCommand: ParsableCommand {
             let output = StandardOutput()
             if explain {
                 output.line(try store.explain(query).description)
+            } else if follow {
+                return try QueryFollowing(query: query, keys: keys, format: format).run(on: store)
             } else {
                 try Self.list(query, keys: keys, of: store, format: format, to: output)
             }

@@ -57,9 +57,14 @@ struct CandidateValues: KeyValueSource {
     let transaction: ReadTransaction
     let current: CurrentCandidate
     let statistics: QueryStatistics
+    /// Notes the other records read, for a live query (nil: not noted).
+    var reads: OtherRecordReads? = nil
 
     func value(forKey key: String, of ref: RecordRef) throws -> Value? {
-        guard ref.id.isEmpty else { return try TransactionSource(transaction: transaction).value(forKey: key, of: ref) }
+        guard ref.id.isEmpty else {
+            reads?.refs.insert(ref)
+            return try TransactionSource(transaction: transaction).value(forKey: key, of: ref)
+        }
         statistics.keysRead += 1
         if current.readsStoredValues {
             do {
@@ -96,4 +101,10 @@ struct CandidateValues: KeyValueSource {
             return nil
         }
     }
+}
+
+/// The records other than the candidate that an evaluation read through references (a live query
+/// evaluates a record again when one of them changes).
+final class OtherRecordReads {
+    var refs: Set<RecordRef> = []
 }

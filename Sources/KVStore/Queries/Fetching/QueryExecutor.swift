@@ -87,10 +87,7 @@ struct QueryExecutor {
             statistics.candidates += 1
             return try transaction.withCandidate(candidate, as: current, loading: true) {
                 if let filter, try !filter.holds() { return true }
-                let sortValues = try order.descriptors.map { descriptor in
-                    SortValueOrder.prepared(try values.lenientValue(at: descriptor.keyPath), for: descriptor.strings)
-                }
-                kept.insert(SortEntry(ref: current.ref, values: sortValues))
+                kept.insert(SortEntry(ref: current.ref, values: try order.sortValues(values)))
                 return true
             }
         }
@@ -120,6 +117,13 @@ struct ResultOrder {
 
     init(_ descriptors: [KeyPathSort]) {
         self.descriptors = descriptors
+    }
+
+    /// The current candidate's values at the descriptors' key paths, prepared for comparing.
+    func sortValues(_ values: CandidateValues) throws -> [Value?] {
+        try descriptors.map { descriptor in
+            SortValueOrder.prepared(try values.lenientValue(at: descriptor.keyPath), for: descriptor.strings)
+        }
     }
 
     func precedes(_ a: SortEntry, _ b: SortEntry) -> Bool {

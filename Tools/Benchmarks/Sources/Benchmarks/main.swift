@@ -14,6 +14,7 @@ func main() throws {
     case "replication-lag": return try ReplicationLag.run(Array(CommandLine.arguments.dropFirst(2)))
     case "replication-lag-follower": return try ReplicationLag.follow(Array(CommandLine.arguments.dropFirst(2)))
     case "tcp-lag": return try TCPReplicationLag.run(Array(CommandLine.arguments.dropFirst(2)))
+    case "live-query": return try LiveQueryUpdate.run(Array(CommandLine.arguments.dropFirst(2)))
     default: break
     }
     let config: Configuration
