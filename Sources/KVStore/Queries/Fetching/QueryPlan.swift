@@ -14,6 +14,8 @@ struct QueryPlan: Hashable, CustomStringConvertible {
     enum Access: Hashable {
         /// Every record of the kind, in id order.
         case scan(KindScan)
+        /// The records of an index's ranges and its unknown bucket.
+        case index(IndexScan)
     }
 
     /// The order candidates come in.
@@ -29,24 +31,29 @@ struct QueryPlan: Hashable, CustomStringConvertible {
     var residual: KeyPathPredicate?
     var order: Order
 
-    /// One line, as `explain` prints it: `scan KIND`.
+    /// One line, as `explain` prints it: `scan KIND`, or `index KIND.NAME` (`index item.feed,published`).
     var description: String {
         switch access {
         case .scan(let scan): "scan \(scan.kind)"
+        case .index(let scan): "index \(scan.built.qualifiedName)"
         }
     }
 }
 
 /// Chooses the plan of a query: the one place where an access path is picked.
 enum QueryPlanner {
-    /// The plan for `query` in `transaction`; today a scan of the kind, checking the whole predicate
-    /// on every record (none when the predicate is `TRUEPREDICATE`).
+    /// The plan for `query` in `transaction`: the ranges of the index that bounds the most key
+    /// paths by equality (``IndexChoice``), or a scan of the kind. An index's candidates are a
+    /// superset of the results (entries re-checked, the unknown bucket, `[c]` on a folded index),
+    /// so the whole predicate stays the residual; they come unordered. A kind whose
+    /// `valueForUndefinedKey` hook gives values no index holds is always scanned.
     static func plan(for query: RecordQuery, in transaction: ReadTransaction) throws -> QueryPlan {
-        QueryPlan(
-            access: .scan(KindScan(kind: query.kind)),
-            residual: query.predicate == .true ? nil : query.predicate,
-            order: .sorted([])
-        )
+        let residual = query.predicate == .true ? nil : query.predicate
+        if try transaction.effectiveKind(named: query.kind)?.valueForUndefinedKey == nil,
+           let choice = try IndexChoice.best(for: query, in: transaction) {
+            return QueryPlan(access: .index(choice.scan), residual: residual, order: .unordered)
+        }
+        return QueryPlan(access: .scan(KindScan(kind: query.kind)), residual: residual, order: .sorted([]))
     }
 }
 

@@ -1,0 +1,65 @@
+/// The records of one index range, or of several (an `IN` list), plus the index's unknown bucket
+/// (records whose key path ran into a reference, which an index cannot place): a
+/// ``CandidateSource`` that hands ids over, each once, and lets the executor look the records up.
+///
+/// The ranges hold every record the planner's conditions can match (a superset when entries must
+/// be re-checked: ``needsRecheck(_:)`` tells which), so the plan checks a residual predicate on
+/// the candidates. Candidates come in key order (tuple, then id) per range, ranges in the order
+/// given, then the unknown bucket.
+struct IndexScan: CandidateSource, Hashable {
+    let built: BuiltIndex
+    /// The ranges read, in order; a record in several is given once.
+    let ranges: [IndexKeyRange]
+
+    func forEachCandidate(in transaction: ReadTransaction, _ body: (Candidate) throws -> Bool) throws {
+        var seen = Set<String>()
+        for range in ranges + [.unknownBucket] {
+            var goOn = true
+            try forEachItem(in: range, transaction) { id, _ in
+                guard seen.insert(id).inserted else { return true }
+                var bytes = Array(id.utf8)
+                goOn = try bytes.withUnsafeMutableBytes { try body(Candidate(id: UnsafeRawBufferPointer($0), bytes: nil)) }
+                return goOn
+            }
+            if !goOn { return }
+        }
+    }
+
+    func knownCount(in transaction: ReadTransaction) throws -> Int? { nil }
+
+    /// The ids of the candidates that must be re-checked against the conditions: those with an
+    /// inexact entry or in a cut bound's range, and every record of the unknown bucket.
+    func needsRecheck(_ transaction: ReadTransaction) throws -> Set<String> {
+        var recheck = Set<String>()
+        for range in ranges {
+            try forEachItem(in: range, transaction) { id, needsRecheck in
+                if needsRecheck { recheck.insert(id) }
+                return true
+            }
+        }
+        try forEachItem(in: .unknownBucket, transaction) { id, _ in
+            recheck.insert(id)
+            return true
+        }
+        return recheck
+    }
+
+    /// Calls `body` with the id of each record under an entry of `range`, and whether that entry
+    /// must be re-checked, until it returns false.
+    private func forEachItem(
+        in range: IndexKeyRange, _ transaction: ReadTransaction, _ body: (String, Bool) throws -> Bool
+    ) throws {
+        let prefixLength = built.prefix.count
+        try transaction.forEachIndexEntry(of: built, in: range) { key, stored in
+            guard let stored else {
+                throw StoreError(.corrupt, "an entry of index \(built.qualifiedName) does not decode", path: transaction.store.path)
+            }
+            let tuple = UnsafeRawBufferPointer(rebasing: key[prefixLength ..< prefixLength + stored.tupleLength])
+            let recheck = range.needsRecheck(tuple, flags: stored.flags)
+            for item in stored.items {
+                guard try body(item.id, recheck) else { return false }
+            }
+            return true
+        }
+    }
+}
