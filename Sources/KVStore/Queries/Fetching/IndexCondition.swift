@@ -64,6 +64,28 @@ struct IndexCondition {
         }
     }
 
+    /// Whether an entry in the condition's range (not re-checked) is certainly a match: no string
+    /// options, no string (stored strings need not be NFC, as the index keeps them), no `== nil`
+    /// or prefix, values of one class only.
+    var isExact: Bool {
+        guard options.isEmpty else { return false }
+        return conditions.allSatisfy { condition in
+            switch condition {
+            case .equal(let value), .less(let value), .lessOrEqual(let value), .greater(let value), .greaterOrEqual(let value):
+                Self.isExactlyIndexed(value)
+            case .between(let low, let high): Self.isExactlyIndexed(low) && Self.isExactlyIndexed(high)
+            case .beginsWith, .missing: false
+            }
+        }
+    }
+
+    private static func isExactlyIndexed(_ value: Value) -> Bool {
+        switch value {
+        case .int, .double, .date, .bool, .reference: true
+        default: false
+        }
+    }
+
     private static func range(_ op: PredicateOperator, _ value: Value) -> IndexKeyRange.Condition {
         switch op {
         case .less: .less(value)

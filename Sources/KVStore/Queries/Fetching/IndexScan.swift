@@ -15,7 +15,7 @@ struct IndexScan: CandidateSource, Hashable {
         var seen = Set<String>()
         for range in ranges + [.unknownBucket] {
             var goOn = true
-            try forEachItem(in: range, transaction) { id, _ in
+            try forEachItem(in: range, transaction) { id, _, _ in
                 guard seen.insert(id).inserted else { return true }
                 var bytes = Array(id.utf8)
                 goOn = try bytes.withUnsafeMutableBytes { try body(Candidate(id: UnsafeRawBufferPointer($0), bytes: nil)) }
@@ -27,27 +27,47 @@ struct IndexScan: CandidateSource, Hashable {
 
     func knownCount(in transaction: ReadTransaction) throws -> Int? { nil }
 
-    /// The ids of the candidates that must be re-checked against the conditions: those with an
-    /// inexact entry or in a cut bound's range, and every record of the unknown bucket.
-    func needsRecheck(_ transaction: ReadTransaction) throws -> Set<String> {
-        var recheck = Set<String>()
-        for range in ranges {
-            try forEachItem(in: range, transaction) { id, needsRecheck in
-                if needsRecheck { recheck.insert(id) }
-                return true
+    /// What the entries of the ranges allow, read from the index alone (no record):
+    /// - `exact`: no entry must be re-checked (none inexact, none in a cut bound, none an element
+    ///   where the condition tests whole values) and the unknown bucket is empty;
+    /// - `ordered`: the unknown bucket is empty and, when `sortOffset` is given, no entry is an
+    ///   element or inexact and each one's component at `sortOffset` in its tuple is missing, a
+    ///   bool, a number or a date that is not NaN — the classes whose index order is the sort
+    ///   order (strings are not: stored strings need not be NFC, as the index keeps them).
+    func survey(in transaction: ReadTransaction, sortOffset: Int?, readingEntries: Bool) throws -> (exact: Bool, ordered: Bool) {
+        var unknownEmpty = true
+        try forEachItem(in: .unknownBucket, transaction) { _, _, _ in
+            unknownEmpty = false
+            return false
+        }
+        guard unknownEmpty else { return (false, false) }
+        guard readingEntries else { return (false, true) }
+        var (exact, ordered) = (true, true)
+        for range in ranges where exact || (ordered && sortOffset != nil) {
+            try forEachItem(in: range, transaction) { _, needsRecheck, entry in
+                if needsRecheck { exact = false }
+                if let sortOffset, !Self.keepsSortOrder(entry, at: sortOffset) { ordered = false }
+                return exact || (ordered && sortOffset != nil)
             }
         }
-        try forEachItem(in: .unknownBucket, transaction) { id, _ in
-            recheck.insert(id)
-            return true
-        }
-        return recheck
+        return (exact, ordered)
     }
 
-    /// Calls `body` with the id of each record under an entry of `range`, and whether that entry
-    /// must be re-checked, until it returns false.
+    private static let sortableClasses: Set<UInt8> = {
+        let c = IndexKeyEncoding.Class.self
+        return [c.missing, c.false, c.true, c.number + c.negative, c.number + c.zero, c.number + c.positive,
+                c.date + c.negative, c.date + c.zero, c.date + c.positive]
+    }()
+
+    private static func keepsSortOrder(_ entry: (tuple: UnsafeRawBufferPointer, flags: IndexEntryFlags), at offset: Int) -> Bool {
+        entry.flags.isDisjoint(with: [.element, .inexact]) && offset < entry.tuple.count && sortableClasses.contains(entry.tuple[offset])
+    }
+
+    /// Calls `body` with the id of each record under an entry of `range`, whether that entry must
+    /// be re-checked, and the entry's tuple and flags, until it returns false.
     private func forEachItem(
-        in range: IndexKeyRange, _ transaction: ReadTransaction, _ body: (String, Bool) throws -> Bool
+        in range: IndexKeyRange, _ transaction: ReadTransaction,
+        _ body: (String, Bool, (tuple: UnsafeRawBufferPointer, flags: IndexEntryFlags)) throws -> Bool
     ) throws {
         let prefixLength = built.prefix.count
         try transaction.forEachIndexEntry(of: built, in: range) { key, stored in
@@ -57,7 +77,7 @@ struct IndexScan: CandidateSource, Hashable {
             let tuple = UnsafeRawBufferPointer(rebasing: key[prefixLength ..< prefixLength + stored.tupleLength])
             let recheck = range.needsRecheck(tuple, flags: stored.flags)
             for item in stored.items {
-                guard try body(item.id, recheck) else { return false }
+                guard try body(item.id, recheck, (tuple, stored.flags)) else { return false }
             }
             return true
         }

@@ -43,17 +43,37 @@ struct QueryPlan: Hashable, CustomStringConvertible {
 /// Chooses the plan of a query: the one place where an access path is picked.
 enum QueryPlanner {
     /// The plan for `query` in `transaction`: the ranges of the index that bounds the most key
-    /// paths by equality (``IndexChoice``), or a scan of the kind. An index's candidates are a
-    /// superset of the results (entries re-checked, the unknown bucket, `[c]` on a folded index),
-    /// so the whole predicate stays the residual; they come unordered. A kind whose
+    /// paths by equality (``IndexChoice``), or a scan of the kind. A kind whose
     /// `valueForUndefinedKey` hook gives values no index holds is always scanned.
+    ///
+    /// An index's candidates are a superset of the results (entries re-checked, the unknown
+    /// bucket, `[c]` on a folded index), so the whole predicate stays the residual unless every
+    /// conjunct is one of the index's conditions, each exact, and no entry of its ranges needs a
+    /// re-check. They come in the query's order when the index's key order is it
+    /// (``IndexChoice/mayGiveOrder(of:)``, one sort key path at most) and its entries allow it
+    /// (``IndexScan/survey(in:sortOffset:readingEntries:)``); else unordered.
     static func plan(for query: RecordQuery, in transaction: ReadTransaction) throws -> QueryPlan {
         let residual = query.predicate == .true ? nil : query.predicate
-        if try transaction.effectiveKind(named: query.kind)?.valueForUndefinedKey == nil,
-           let choice = try IndexChoice.best(for: query, in: transaction) {
-            return QueryPlan(access: .index(choice.scan), residual: residual, order: .unordered)
+        guard try transaction.effectiveKind(named: query.kind)?.valueForUndefinedKey == nil,
+              let choice = try IndexChoice.best(for: query, in: transaction) else {
+            return QueryPlan(access: .scan(KindScan(kind: query.kind)), residual: residual, order: .sorted([]))
         }
-        return QueryPlan(access: .scan(KindScan(kind: query.kind)), residual: residual, order: .sorted([]))
+        let conjuncts = IndexChoice.conjuncts(of: query.predicate)
+        let mayBeExact = IndexChoice.conditions(of: query).count == conjuncts.count && choice.used.count == conjuncts.count
+            && choice.used.allSatisfy(\.isExact)
+        let mayBeOrdered = choice.mayGiveOrder(of: query) && query.sort.count <= 1
+        var sortOffset: Int?
+        if mayBeOrdered, !query.sort.isEmpty, let prefix = choice.prefix {
+            var bytes: [UInt8] = []
+            for value in prefix { IndexKeyEncoding.append(value, folded: choice.scan.built.index.isFolded, to: &bytes) }
+            sortOffset = bytes.count
+        }
+        var (exact, ordered) = (false, false)
+        if mayBeExact || mayBeOrdered {
+            (exact, ordered) = try choice.scan.survey(in: transaction, sortOffset: sortOffset, readingEntries: mayBeExact || sortOffset != nil)
+        }
+        return QueryPlan(access: .index(choice.scan), residual: mayBeExact && exact ? nil : residual,
+                         order: mayBeOrdered && ordered ? .sorted(query.sort) : .unordered)
     }
 }
 
