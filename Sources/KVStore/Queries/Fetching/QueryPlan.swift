@@ -80,9 +80,10 @@ enum QueryPlanner {
 /// What ``ReadTransaction/explain(_:)`` tells of a query's plan.
 ///
 /// Its description is one line: `scan item` when the query reads every record of the kind, and
-/// (once indexes exist) `index item.feed` when it reads an index's range.
+/// `index item.feed` (`index item.feed,published` for a compound index) when it reads an index's
+/// ranges.
 public struct QueryExplanation: Sendable, Hashable, CustomStringConvertible {
-    /// The line: `scan KIND`, or `index KIND.KEYPATH`.
+    /// The line: `scan KIND`, or `index KIND.NAME` (the key paths joined by commas).
     public let description: String
 
     init(_ plan: QueryPlan) {
