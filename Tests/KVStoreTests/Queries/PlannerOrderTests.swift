@@ -77,6 +77,10 @@ struct PlannerOrderTests {
             #expect(plan.residual == nil)
             #expect(try txn.fetch(query).map(\.ref.id) == ["8", "6", "4"])
             #expect(try txn.count(matching: query) == 3)
+            var newest = query
+            newest.sort = [try KeyPathSort(parsing: "published:desc")]
+            #expect(try QueryPlanner.plan(for: newest, in: txn).order == .sorted(newest.sort))
+            #expect(try txn.fetch(newest).map(\.ref.id) == ["0", "2", "4"])
         }
     }
 

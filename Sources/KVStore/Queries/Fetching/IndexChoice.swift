@@ -49,11 +49,11 @@ struct IndexChoice {
         return mine != theirs ? mine > theirs : mayGiveOrder(of: query) && !other.mayGiveOrder(of: query)
     }
 
-    /// Whether the key paths after the equalities are the query's sort key paths, all ascending,
-    /// with one range at most: the index's key order is then the query's (if its entries allow:
-    /// see ``IndexScan/survey(in:sortOffset:)``).
+    /// Whether the key paths after the equalities are the query's sort key paths, all ascending
+    /// (or one descending, read backward), with one range at most: the index's key order is then
+    /// the query's (if its entries allow: see ``IndexScan/survey(in:sortOffset:readingEntries:)``).
     func mayGiveOrder(of query: RecordQuery) -> Bool {
-        guard prefix != nil, scan.ranges.count <= 1, query.sort.allSatisfy(\.ascending) else { return false }
+        guard prefix != nil, scan.ranges.count <= 1, query.sort.allSatisfy(\.ascending) || query.sort.count == 1 else { return false }
         return Array(scan.built.index.keyPaths[equalityCount...]) == query.sort.map(\.keyPath)
     }
 

@@ -10,16 +10,24 @@ struct IndexScan: CandidateSource, Hashable {
     let built: BuiltIndex
     /// The ranges read, in order; a record in several is given once.
     let ranges: [IndexKeyRange]
+    /// Whether each range is read from its last tuple to its first (the records of one tuple
+    /// still in ascending id order).
+    var reverse = false
 
     func forEachCandidate(in transaction: ReadTransaction, _ body: (Candidate) throws -> Bool) throws {
         var seen = Set<String>()
         for range in ranges + [.unknownBucket] {
             var goOn = true
-            try forEachItem(in: range, transaction) { id, _, _ in
+            func give(_ id: String) throws -> Bool {
                 guard seen.insert(id).inserted else { return true }
                 var bytes = Array(id.utf8)
                 goOn = try bytes.withUnsafeMutableBytes { try body(Candidate(id: UnsafeRawBufferPointer($0), bytes: nil)) }
                 return goOn
+            }
+            if reverse && range != .unknownBucket {
+                _ = try forEachIDBackward(in: range, transaction, give)
+            } else {
+                try forEachItem(in: range, transaction) { id, _, _ in try give(id) }
             }
             if !goOn { return }
         }

@@ -50,7 +50,7 @@ enum QueryPlanner {
     /// bucket, `[c]` on a folded index), so the whole predicate stays the residual unless every
     /// conjunct is one of the index's conditions, each exact, and no entry of its ranges needs a
     /// re-check. They come in the query's order when the index's key order is it
-    /// (``IndexChoice/mayGiveOrder(of:)``, one sort key path at most) and its entries allow it
+    /// (``IndexChoice/mayGiveOrder(of:)``, one sort key path at most; descending reads it backward) and its entries allow it
     /// (``IndexScan/survey(in:sortOffset:readingEntries:)``); else unordered.
     static func plan(for query: RecordQuery, in transaction: ReadTransaction) throws -> QueryPlan {
         let residual = query.predicate == .true ? nil : query.predicate
@@ -72,7 +72,9 @@ enum QueryPlanner {
         if mayBeExact || mayBeOrdered {
             (exact, ordered) = try choice.scan.survey(in: transaction, sortOffset: sortOffset, readingEntries: mayBeExact || sortOffset != nil)
         }
-        return QueryPlan(access: .index(choice.scan), residual: mayBeExact && exact ? nil : residual,
+        var scan = choice.scan
+        scan.reverse = mayBeOrdered && ordered && query.sort.first?.ascending == false
+        return QueryPlan(access: .index(scan), residual: mayBeExact && exact ? nil : residual,
                          order: mayBeOrdered && ordered ? .sorted(query.sort) : .unordered)
     }
 }
