@@ -81,6 +81,14 @@ import TestSupport
         #expect(try dir.succeed("query", store, "item", "read == NO", "--sort", "score", "--explain").stdout == "scan item\n")
     }
 
+    @Test func explainNamesTheIndexAQueryReads() throws {
+        try dir.succeed("index", "add", store, "item", "feed,published")
+        let query = ["query", store, "item", "feed == $f AND published > $d", "--var", #"f={"$ref":"feed/a"}"#,
+                     "--var", #"d={"$date":"2024-01-01T00:00:00Z"}"#, "--sort", "published"]
+        #expect(try dir.succeed(query + ["--explain"]).stdout == "index item.feed,published\n")
+        #expect(try dir.succeed(query).objects().map { $0["id"]?.stringValue ?? "?" } == ["3", "1"])
+    }
+
     @Test func countPrintsTheNumberOfMatches() throws {
         #expect(try dir.succeed("count", store, "item").stdout == "4\n")
         #expect(try dir.succeed("count", store, "item", "read == NO").stdout == "3\n")

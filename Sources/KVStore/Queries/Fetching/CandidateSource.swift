@@ -10,8 +10,8 @@ struct Candidate {
     let bytes: UnsafeRawBufferPointer?
 }
 
-/// Where a ``QueryPlan`` takes its candidate records from: a scan of the kind today, an index
-/// range later.
+/// Where a ``QueryPlan`` takes its candidate records from: a scan of the kind (``KindScan``) or
+/// an index's ranges (``IndexScan``).
 ///
 /// A source yields records of the query's kind only, each at most once, in the order its plan
 /// states (``QueryPlan/order``). It does not filter them: the executor checks the plan's residual

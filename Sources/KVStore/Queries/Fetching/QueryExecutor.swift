@@ -51,6 +51,7 @@ struct QueryExecutor {
     private var source: any CandidateSource {
         switch plan.access {
         case .scan(let scan): scan
+        case .index(let scan): scan
         }
     }
 

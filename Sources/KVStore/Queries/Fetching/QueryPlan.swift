@@ -14,6 +14,8 @@ struct QueryPlan: Hashable, CustomStringConvertible {
     enum Access: Hashable {
         /// Every record of the kind, in id order.
         case scan(KindScan)
+        /// The records of an index's ranges and its unknown bucket.
+        case index(IndexScan)
     }
 
     /// The order candidates come in.
@@ -29,33 +31,61 @@ struct QueryPlan: Hashable, CustomStringConvertible {
     var residual: KeyPathPredicate?
     var order: Order
 
-    /// One line, as `explain` prints it: `scan KIND`.
+    /// One line, as `explain` prints it: `scan KIND`, or `index KIND.NAME` (`index item.feed,published`).
     var description: String {
         switch access {
         case .scan(let scan): "scan \(scan.kind)"
+        case .index(let scan): "index \(scan.built.qualifiedName)"
         }
     }
 }
 
 /// Chooses the plan of a query: the one place where an access path is picked.
 enum QueryPlanner {
-    /// The plan for `query` in `transaction`; today a scan of the kind, checking the whole predicate
-    /// on every record (none when the predicate is `TRUEPREDICATE`).
+    /// The plan for `query` in `transaction`: the ranges of the index that bounds the most key
+    /// paths by equality (``IndexChoice``), or a scan of the kind. A kind whose
+    /// `valueForUndefinedKey` hook gives values no index holds is always scanned.
+    ///
+    /// An index's candidates are a superset of the results (entries re-checked, the unknown
+    /// bucket, `[c]` on a folded index), so the whole predicate stays the residual unless every
+    /// conjunct is one of the index's conditions, each exact, and no entry of its ranges needs a
+    /// re-check. They come in the query's order when the index's key order is it
+    /// (``IndexChoice/mayGiveOrder(of:)``, one sort key path at most; descending reads it backward) and its entries allow it
+    /// (``IndexScan/survey(in:sortOffset:readingEntries:)``); else unordered.
     static func plan(for query: RecordQuery, in transaction: ReadTransaction) throws -> QueryPlan {
-        QueryPlan(
-            access: .scan(KindScan(kind: query.kind)),
-            residual: query.predicate == .true ? nil : query.predicate,
-            order: .sorted([])
-        )
+        let residual = query.predicate == .true ? nil : query.predicate
+        guard try transaction.effectiveKind(named: query.kind)?.valueForUndefinedKey == nil,
+              let choice = try IndexChoice.best(for: query, in: transaction) else {
+            return QueryPlan(access: .scan(KindScan(kind: query.kind)), residual: residual, order: .sorted([]))
+        }
+        let conjuncts = IndexChoice.conjuncts(of: query.predicate)
+        let mayBeExact = IndexChoice.conditions(of: query).count == conjuncts.count && choice.used.count == conjuncts.count
+            && choice.used.allSatisfy(\.isExact)
+        let mayBeOrdered = choice.mayGiveOrder(of: query) && query.sort.count <= 1
+        var sortOffset: Int?
+        if mayBeOrdered, !query.sort.isEmpty, let prefix = choice.prefix {
+            var bytes: [UInt8] = []
+            for value in prefix { IndexKeyEncoding.append(value, folded: choice.scan.built.index.isFolded, to: &bytes) }
+            sortOffset = bytes.count
+        }
+        var (exact, ordered) = (false, false)
+        if mayBeExact || mayBeOrdered {
+            (exact, ordered) = try choice.scan.survey(in: transaction, sortOffset: sortOffset, readingEntries: mayBeExact || sortOffset != nil)
+        }
+        var scan = choice.scan
+        scan.reverse = mayBeOrdered && ordered && query.sort.first?.ascending == false
+        return QueryPlan(access: .index(scan), residual: mayBeExact && exact ? nil : residual,
+                         order: mayBeOrdered && ordered ? .sorted(query.sort) : .unordered)
     }
 }
 
 /// What ``ReadTransaction/explain(_:)`` tells of a query's plan.
 ///
 /// Its description is one line: `scan item` when the query reads every record of the kind, and
-/// (once indexes exist) `index item.feed` when it reads an index's range.
+/// `index item.feed` (`index item.feed,published` for a compound index) when it reads an index's
+/// ranges.
 public struct QueryExplanation: Sendable, Hashable, CustomStringConvertible {
-    /// The line: `scan KIND`, or `index KIND.KEYPATH`.
+    /// The line: `scan KIND`, or `index KIND.NAME` (the key paths joined by commas).
     public let description: String
 
     init(_ plan: QueryPlan) {

@@ -1,0 +1,99 @@
+/// An index a query can read, with the ranges that hold its candidates: the planner's choice
+/// among the kind's declared and built indexes.
+///
+/// A query's top-level `AND` conjuncts are matched against an index's key paths: equalities
+/// (`==`, `IN`) on its leading key paths, then one range (`<`, `<=`, `>`, `>=`, `BETWEEN`,
+/// `BEGINSWITH`, `== nil`, or another equality) on the next. Several `IN` values give several
+/// ranges (their cross product, for `IN`s on several key paths).
+struct IndexChoice {
+    let scan: IndexScan
+    /// The key paths the conditions bound by equality.
+    let equalityCount: Int
+    /// Whether a range condition follows the equalities.
+    let hasRange: Bool
+    /// The conditions the ranges state.
+    let used: [IndexCondition]
+    /// The values of the equalities, when they are one each (no `IN`): the start of every
+    /// candidate's tuple.
+    let prefix: [Value]?
+
+    /// The most ranges an index scan reads (the product of the `IN` lists).
+    static let maximumRanges = 256
+
+    /// The best index of `kind` for `query`: the one whose conditions bound the most key paths by
+    /// equality, then with a range; nil when none serves a conjunct.
+    static func best(for query: RecordQuery, in transaction: ReadTransaction) throws -> IndexChoice? {
+        let conditions = Self.conditions(of: query)
+        guard !conditions.isEmpty else { return nil }
+        var best: IndexChoice?
+        for index in try transaction.indexes(ofKind: query.kind) {
+            guard let found = match(index, conditions), let built = try transaction.builtIndex(index, ofKind: query.kind) else { continue }
+            let choice = IndexChoice(scan: IndexScan(built: built, ranges: found.ranges), equalityCount: found.equalities,
+                                     hasRange: found.used.count > found.equalities, used: found.used, prefix: found.prefix)
+            if best.map({ choice.ranks(above: $0, for: query) }) ?? true { best = choice }
+        }
+        return best
+    }
+
+    /// The conditions an index could serve among the conjuncts of `query`'s predicate.
+    static func conditions(of query: RecordQuery) -> [IndexCondition] {
+        conjuncts(of: query.predicate).compactMap { conjunct -> IndexCondition? in
+            guard case .comparison(let comparison) = conjunct else { return nil }
+            return IndexCondition(comparison, variables: query.variables)
+        }
+    }
+
+    /// More equalities first, then a range, then one that can give the query's order.
+    private func ranks(above other: IndexChoice, for query: RecordQuery) -> Bool {
+        let (mine, theirs) = ((equalityCount, hasRange ? 1 : 0), (other.equalityCount, other.hasRange ? 1 : 0))
+        return mine != theirs ? mine > theirs : mayGiveOrder(of: query) && !other.mayGiveOrder(of: query)
+    }
+
+    /// Whether the key paths after the equalities are the query's sort key paths, all ascending
+    /// (or one descending, read backward), with one range at most: the index's key order is then
+    /// the query's (if its entries allow: see ``IndexScan/survey(in:sortOffset:readingEntries:)``).
+    func mayGiveOrder(of query: RecordQuery) -> Bool {
+        guard prefix != nil, scan.ranges.count <= 1, query.sort.allSatisfy(\.ascending) || query.sort.count == 1 else { return false }
+        return Array(scan.built.index.keyPaths[equalityCount...]) == query.sort.map(\.keyPath)
+    }
+
+    /// The operands of a top-level `AND`, nested ones flattened; the predicate itself otherwise.
+    static func conjuncts(of predicate: KeyPathPredicate) -> [KeyPathPredicate] {
+        guard case .and(let operands) = predicate else { return [predicate] }
+        return operands.flatMap(conjuncts(of:))
+    }
+
+    /// The ranges of `index` that `conditions` give; nil when none is on its first key path.
+    private static func match(_ index: KindIndex, _ conditions: [IndexCondition]) -> (ranges: [IndexKeyRange], equalities: Int, used: [IndexCondition], prefix: [Value]?)? {
+        var prefixes: [[Value]] = [[]]
+        var equalities = 0
+        var used: [IndexCondition] = []
+        for path in index.keyPaths {
+            guard let condition = conditions.first(where: { $0.keyPath == path && $0.isEquality && $0.isServed(by: index) }) else { break }
+            let values = condition.conditions.map { if case .equal(let value) = $0 { value } else { Value.null } }
+            guard prefixes.count * values.count <= maximumRanges else { break }
+            prefixes = prefixes.flatMap { prefix in values.map { prefix + [$0] } }
+            equalities += 1
+            used.append(condition)
+        }
+        // The last equality as the range condition keeps the prefix's values free of arrays.
+        var rangeConditions: [IndexKeyRange.Condition?] = [nil]
+        var hasRange = false
+        if equalities < index.keyPaths.count,
+           let condition = conditions.first(where: { $0.keyPath == index.keyPaths[equalities] && $0.isServed(by: index) }),
+           prefixes.count * condition.conditions.count <= maximumRanges {
+            rangeConditions = condition.conditions
+            hasRange = true
+            used.append(condition)
+        }
+        guard equalities > 0 || hasRange else { return nil }
+        var ranges: [IndexKeyRange] = []
+        for prefix in prefixes {
+            for condition in rangeConditions {
+                guard let range = IndexKeyRange(equal: prefix, then: condition, folded: index.isFolded) else { return nil }
+                if !range.isEmpty { ranges.append(range) }
+            }
+        }
+        return (ranges, equalities, used, prefixes.count == 1 ? prefixes[0] : nil)
+    }
+}

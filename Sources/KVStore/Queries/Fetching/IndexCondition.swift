@@ -1,0 +1,119 @@
+/// A conjunct of a query's predicate that an index range can serve: a comparison of a stored key
+/// path with literal values (or bound `$variables`), as ``IndexKeyRange/Condition``s — several for
+/// `IN` (any one holds).
+struct IndexCondition {
+    let keyPath: KeyValuePath
+    /// The conditions, any of which the record's value meets.
+    let conditions: [IndexKeyRange.Condition]
+    /// The comparison's string options.
+    let options: StringComparisonOptions
+
+    /// Whether it is an equality (`==` a value, or `IN` values) that a compound index can take
+    /// as a prefix.
+    var isEquality: Bool {
+        conditions.allSatisfy { if case .equal = $0 { true } else { false } }
+    }
+
+    /// The condition `comparison` states, if an index can serve it: an `ANY` or no quantifier, a
+    /// key path on the left (no collection operator), literals on the right.
+    init?(_ comparison: PredicateComparison, variables: [String: Value]) {
+        guard comparison.quantifier == nil || comparison.quantifier == .anyElement,
+              case .keyPath(let path) = comparison.left, path.firstKey != nil,
+              !path.components.contains(where: { if case .operator = $0 { true } else { false } }) else { return nil }
+        let right = Self.literal(comparison.right, variables)
+        switch comparison.operator {
+        case .equal:
+            guard let value = right else { return nil }
+            if value == .null {
+                guard comparison.quantifier == nil else { return nil }
+                conditions = [.missing]
+            } else {
+                conditions = [.equal(value)]
+            }
+        case .in:
+            guard let list = Self.list(comparison.right, variables), !list.isEmpty, list.count <= 64,
+                  !list.contains(.null) else { return nil }
+            conditions = list.map { .equal($0) }
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            guard let value = right, value != .null else { return nil }
+            conditions = [Self.range(comparison.operator, value)]
+        case .between:
+            guard let bounds = Self.list(comparison.right, variables), bounds.count == 2 else { return nil }
+            conditions = [.between(bounds[0], bounds[1])]
+        case .beginsWith:
+            guard case .string(let prefix)? = right else { return nil }
+            conditions = [.beginsWith(prefix)]
+        default:
+            return nil
+        }
+        keyPath = path
+        options = comparison.options
+    }
+
+    /// Whether `index` keeps the values this condition compares in an order and form that give a
+    /// superset of its matches: a plain index for comparisons without string options; a folded
+    /// one for equalities and prefixes with any options, and for ranges only with `[cd]`.
+    func isServed(by index: KindIndex) -> Bool {
+        guard index.isFolded else { return options.isEmpty }
+        if options == [.caseInsensitive, .diacriticInsensitive] { return true }
+        return conditions.allSatisfy {
+            switch $0 {
+            case .equal, .beginsWith, .missing: true
+            default: false
+            }
+        }
+    }
+
+    /// Whether an entry in the condition's range (not re-checked) is certainly a match: no string
+    /// options, no string (stored strings need not be NFC, as the index keeps them), no `== nil`
+    /// or prefix, values of one class only.
+    var isExact: Bool {
+        guard options.isEmpty else { return false }
+        return conditions.allSatisfy { condition in
+            switch condition {
+            case .equal(let value), .less(let value), .lessOrEqual(let value), .greater(let value), .greaterOrEqual(let value):
+                Self.isExactlyIndexed(value)
+            case .between(let low, let high): Self.isExactlyIndexed(low) && Self.isExactlyIndexed(high)
+            case .beginsWith, .missing: false
+            }
+        }
+    }
+
+    private static func isExactlyIndexed(_ value: Value) -> Bool {
+        switch value {
+        case .int, .double, .date, .bool, .reference: true
+        default: false
+        }
+    }
+
+    private static func range(_ op: PredicateOperator, _ value: Value) -> IndexKeyRange.Condition {
+        switch op {
+        case .less: .less(value)
+        case .lessOrEqual: .lessOrEqual(value)
+        case .greater: .greater(value)
+        default: .greaterOrEqual(value)
+        }
+    }
+
+    /// A literal value: a constant, or a bound variable without a key path.
+    private static func literal(_ expression: KeyPathExpression, _ variables: [String: Value]) -> Value? {
+        switch expression {
+        case .constant(let value): value
+        case .variable(let name, keyPath: nil): variables[name]
+        default: nil
+        }
+    }
+
+    /// The values of a literal list (`{a, b}`), or of a literal array.
+    private static func list(_ expression: KeyPathExpression, _ variables: [String: Value]) -> [Value]? {
+        if case .list(let items) = expression {
+            var values: [Value] = []
+            for item in items {
+                guard let value = literal(item, variables) else { return nil }
+                values.append(value)
+            }
+            return values
+        }
+        return literal(expression, variables)?.arrayValue
+    }
+}
