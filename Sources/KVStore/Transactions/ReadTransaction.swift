@@ -123,7 +123,16 @@ public class ReadTransaction {
     /// The number of records of `kind` (kept as a counter: no scan).
     public func count(ofKind kind: String) throws -> Int {
         try RecordRef.validate(kind: kind)
-        return Int(try transaction.uint64(forKey: StoreLayout.MetaKey.count(kind), in: databases.meta) ?? 0)
+        return try recordCount(transaction.uint64(forKey: StoreLayout.MetaKey.count(kind), in: databases.meta) ?? 0, of: kind)
+    }
+
+    /// A kind's record counter as a count. Only a damaged counter exceeds `Int.max` (a store
+    /// cannot hold that many records): one clear error rather than a trap.
+    private func recordCount(_ stored: UInt64, of kind: String) throws -> Int {
+        guard let count = Int(exactly: stored) else {
+            throw StoreError(.corrupt, "the record counter of kind '\(kind)' in meta is \(stored), more than a store can hold: the counter is damaged", path: store.path)
+        }
+        return count
     }
 
     /// The kinds that have records, with their counts, in name order.
@@ -131,8 +140,9 @@ public class ReadTransaction {
         let prefix = StoreLayout.MetaKey.countPrefix
         var result: [(kind: String, count: Int)] = []
         try transaction.scan(databases.meta, prefix: prefix) { key, value in
-            let count = Int(StoreLayout.uint64(from: value) ?? 0)
-            if count > 0 { result.append((String(decoding: key.dropFirst(prefix.count), as: UTF8.self), count)) }
+            let kind = String(decoding: key.dropFirst(prefix.count), as: UTF8.self)
+            let count = try recordCount(StoreLayout.uint64(from: value) ?? 0, of: kind)
+            if count > 0 { result.append((kind, count)) }
             return true
         }
         return result

@@ -146,3 +146,20 @@ import TestSupport
         #expect(try t.store.read { try $0.contains(ref("n/2")) } == false)
     }
 }
+
+/// A record counter past `Int.max` is damage: reading it is one clear error, not a trap (the
+/// page-damage fuzz target found `count/<kind>` = 2^64 − 1 trapping in `kinds()` under verify).
+@Suite struct DamagedRecordCounterTests {
+    @Test func aCounterPastIntMaxIsOneClearError() throws {
+        let t = try TemporaryStore()
+        try t.store.insert(["n": 1], as: ref("n/1"))
+        try t.store.environment.write { txn in
+            try txn.put(StoreLayout.MetaKey.count("n"), StoreLayout.uint64(.max), in: t.store.databases.meta)
+        }
+        for read in [{ try t.store.read { try $0.kinds() }.count }, { try t.store.read { try $0.count(ofKind: "n") } }] {
+            let error = try #require(throws: StoreError.self) { _ = try read() }
+            #expect(error.code == .corrupt)
+            #expect(error.message.contains("the record counter of kind 'n' in meta is 18446744073709551615"))
+        }
+    }
+}
