@@ -12,6 +12,8 @@ struct Report: Encodable {
     let loadAverage: [Double]
     /// A checksum of everything the scenarios read, so that no read can be optimised away.
     let checksum: Int
+    /// The plans of the feed-reader queries (scenarios 20–26) as each engine explains them.
+    let plans: [String]
 
     struct ConfigurationSummary: Encodable {
         let rounds: Int
@@ -38,8 +40,12 @@ struct Report: Encodable {
         let opsPerSecond: [Double]
     }
 
-    init(config: Configuration, data: DataFacts?, results: [ScenarioResult], measurements: [Figure], checksum: Int, loadAverage: [Double]) {
+    init(
+        config: Configuration, data: DataFacts?, results: [ScenarioResult], measurements: [Figure], checksum: Int, loadAverage: [Double],
+        plans: [String] = []
+    ) {
         self.loadAverage = loadAverage
+        self.plans = plans
         configuration = ConfigurationSummary(rounds: config.rounds, batch: config.batch, quick: config.quick)
         self.data = data
         self.checksum = checksum
@@ -58,7 +64,7 @@ struct Report: Encodable {
     }
 
     private let results: [ScenarioResult]
-    private enum CodingKeys: CodingKey { case configuration, data, scenarios, measurements, loadAverage, checksum }
+    private enum CodingKeys: CodingKey { case configuration, data, scenarios, measurements, loadAverage, checksum, plans }
 
     func json() throws -> String {
         let encoder = JSONEncoder()
@@ -93,7 +99,9 @@ struct Report: Encodable {
         }
         let load = "load average " + loadAverage.map { String(format: "%.1f", $0) }.joined(separator: " → ")
         let quick = configuration.quick ? ", QUICK (not a measurement)" : ""
-        var text = "kvstore benchmarks: figures only\(quick); \(load)\n"
+        var text = results.isEmpty
+            ? "kvstore benchmarks: figures only\(quick); \(load)\n"
+            : "kvstore benchmarks: \(configuration.rounds) rounds, median ops/s\(quick); \(load)\n"
         if let data {
             text = """
                 kvstore benchmarks: \(data.records) records of ~\(Int(data.averageRecordBytes.rounded())) bytes, \
@@ -113,6 +121,9 @@ struct Report: Encodable {
                 let verdict = m.met.map { $0 ? "met" : "NOT met" } ?? "-"
                 text += "\(m.number). \(m.name)\(m.durability.isEmpty ? "" : " [\(m.durability)]"): \(m.result) (target \(m.target): \(verdict))\n"
             }
+        }
+        if !plans.isEmpty {
+            text += "\nquery plans of the feed-reader scenarios:\n" + plans.map { "  \($0)\n" }.joined()
         }
         return text
     }
