@@ -58,7 +58,7 @@ struct Report: Encodable {
                 name: result.name,
                 durability: result.durability,
                 operationsPerRound: result.operationsPerRound,
-                engines: result.engines.map { EngineSummary(engine: $0.engine, medianOpsPerSecond: $0.median.rounded(), opsPerSecond: $0.opsPerSecond.map { $0.rounded() }) },
+                engines: result.engines.map { EngineSummary(engine: $0.engine, medianOpsPerSecond: Self.rate($0.median), opsPerSecond: $0.opsPerSecond.map(Self.rate)) },
                 ratios: Dictionary(uniqueKeysWithValues: result.ratios.map { ($0.baseline, ($0.ratio * 1000).rounded() / 1000) }))
         }
     }
@@ -140,6 +140,10 @@ struct Report: Encodable {
     }
 
     static func ratio(_ value: Double) -> String { String(format: "%.2f", value) }
+
+    /// A rate as the JSON gives it: whole operations per second, or two decimals below 1,000/s
+    /// (the slow feed queries run a few times per second).
+    static func rate(_ value: Double) -> Double { value >= 1_000 ? value.rounded() : (value * 100).rounded() / 100 }
 
     /// The 1-minute load average (Linux), or nil.
     static func loadAverage() -> Double? {
