@@ -21,6 +21,9 @@ struct Configuration {
     var followCommits = 1_000
     /// Records of the store built for the replication and dump measurements.
     var bigRecords = 1_000_000
+    /// Items of the feed-reader stores (scenarios 20–26): the first size gets every row, the
+    /// others the growth rows of 20–23.
+    var feedSizes = [100_000, 10_000, 1_000_000]
     /// The release `kvstore` binary the dump measurement runs (found beside the repository's
     /// `.build/release` when not given).
     var kvstoreBinary: String?
@@ -37,7 +40,7 @@ struct Configuration {
     var directory = FileManager.default.temporaryDirectory.path
 
     static let usage = """
-        usage: Benchmarks [--quick] [--json] [--rounds N] [--dir PATH] [--scenario N]... [--engine NAME] [--kvstore PATH]
+        usage: Benchmarks [--quick] [--json] [--rounds N] [--dir PATH] [--scenario N]... [--engine NAME] [--kvstore PATH] [--feed-sizes N,...]
           --quick     2 rounds and 10x less data (a smoke run, not a measurement)
           --json      print the results as JSON instead of a table
           --rounds N  rounds per scenario (default 5, or 2 with --quick)
@@ -46,12 +49,15 @@ struct Configuration {
           --engine NAME run only engine NAME ("kvstore", "raw LMDB" or "GRDB"), e.g. to profile it
           --kvstore PATH the release kvstore binary for the dump measurement
                       (default: .build/release/kvstore in the repository)
+          --feed-sizes N,...  items of the feed-reader stores of scenarios 20-26: all rows at the
+                      first size, the growth rows of 20-23 at the others (default 100000,10000,1000000)
         """
 
     /// Parses the arguments (without the program name).
     static func parse(_ arguments: [String]) throws -> Configuration {
         var config = Configuration()
         var rounds: Int?
+        var feedSizes: [Int]?
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
             switch argument {
@@ -72,6 +78,10 @@ struct Configuration {
             case "--kvstore":
                 guard let path = iterator.next() else { throw UsageError("--kvstore needs a path") }
                 config.kvstoreBinary = path
+            case "--feed-sizes":
+                let sizes = iterator.next()?.split(separator: ",").map { Int($0) } ?? []
+                guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) > 0 }) else { throw UsageError("--feed-sizes needs positive numbers separated by commas") }
+                feedSizes = sizes.compactMap { $0 }
             case "-h", "--help": throw UsageError(nil)
             default: throw UsageError("unknown argument '\(argument)'")
             }
@@ -85,8 +95,10 @@ struct Configuration {
             config.commitsPerRound = 80
             config.followCommits = 200
             config.bigRecords = 20_000
+            config.feedSizes = [10_000, 1_000, 100_000]
         }
         if let rounds { config.rounds = rounds }
+        if let feedSizes { config.feedSizes = feedSizes }
         return config
     }
 

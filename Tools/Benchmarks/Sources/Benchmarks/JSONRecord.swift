@@ -1,7 +1,9 @@
 import KVStore
 
 /// A record as the JSON text the GRDB engine stores in its `data` column: the same 16 keys and
-/// values as kvstore's record (ints as JSON integers, doubles as JSON numbers, bools as true/false).
+/// values as kvstore's record (ints as JSON integers, doubles as JSON numbers, bools as true/false,
+/// arrays as arrays; a reference as its id, as a table holds a foreign key: the feed items'
+/// `feed`).
 enum JSONRecord {
     static func text(_ values: [String: Value]) -> String {
         var text = "{"
@@ -18,6 +20,8 @@ enum JSONRecord {
         case .double(let double): "\(double)"
         case .bool(let bool): bool ? "true" : "false"
         case .string(let string): quoted(string)
+        case .array(let items): "[" + items.map(json).joined(separator: ",") + "]"
+        case .reference(let ref): quoted(ref.id)
         default: "null"  // the dataset holds only the kinds above
         }
     }

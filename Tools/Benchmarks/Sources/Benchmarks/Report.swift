@@ -12,6 +12,8 @@ struct Report: Encodable {
     let loadAverage: [Double]
     /// A checksum of everything the scenarios read, so that no read can be optimised away.
     let checksum: Int
+    /// The plans of the feed-reader queries (scenarios 20–26) as each engine explains them.
+    let plans: [String]
 
     struct ConfigurationSummary: Encodable {
         let rounds: Int
@@ -38,8 +40,12 @@ struct Report: Encodable {
         let opsPerSecond: [Double]
     }
 
-    init(config: Configuration, data: DataFacts?, results: [ScenarioResult], measurements: [Figure], checksum: Int, loadAverage: [Double]) {
+    init(
+        config: Configuration, data: DataFacts?, results: [ScenarioResult], measurements: [Figure], checksum: Int, loadAverage: [Double],
+        plans: [String] = []
+    ) {
         self.loadAverage = loadAverage
+        self.plans = plans
         configuration = ConfigurationSummary(rounds: config.rounds, batch: config.batch, quick: config.quick)
         self.data = data
         self.checksum = checksum
@@ -52,13 +58,13 @@ struct Report: Encodable {
                 name: result.name,
                 durability: result.durability,
                 operationsPerRound: result.operationsPerRound,
-                engines: result.engines.map { EngineSummary(engine: $0.engine, medianOpsPerSecond: $0.median.rounded(), opsPerSecond: $0.opsPerSecond.map { $0.rounded() }) },
+                engines: result.engines.map { EngineSummary(engine: $0.engine, medianOpsPerSecond: Self.rate($0.median), opsPerSecond: $0.opsPerSecond.map(Self.rate)) },
                 ratios: Dictionary(uniqueKeysWithValues: result.ratios.map { ($0.baseline, ($0.ratio * 1000).rounded() / 1000) }))
         }
     }
 
     private let results: [ScenarioResult]
-    private enum CodingKeys: CodingKey { case configuration, data, scenarios, measurements, loadAverage, checksum }
+    private enum CodingKeys: CodingKey { case configuration, data, scenarios, measurements, loadAverage, checksum, plans }
 
     func json() throws -> String {
         let encoder = JSONEncoder()
@@ -93,7 +99,9 @@ struct Report: Encodable {
         }
         let load = "load average " + loadAverage.map { String(format: "%.1f", $0) }.joined(separator: " → ")
         let quick = configuration.quick ? ", QUICK (not a measurement)" : ""
-        var text = "kvstore benchmarks: figures only\(quick); \(load)\n"
+        var text = results.isEmpty
+            ? "kvstore benchmarks: figures only\(quick); \(load)\n"
+            : "kvstore benchmarks: \(configuration.rounds) rounds, median ops/s\(quick); \(load)\n"
         if let data {
             text = """
                 kvstore benchmarks: \(data.records) records of ~\(Int(data.averageRecordBytes.rounded())) bytes, \
@@ -114,6 +122,9 @@ struct Report: Encodable {
                 text += "\(m.number). \(m.name)\(m.durability.isEmpty ? "" : " [\(m.durability)]"): \(m.result) (target \(m.target): \(verdict))\n"
             }
         }
+        if !plans.isEmpty {
+            text += "\nquery plans of the feed-reader scenarios:\n" + plans.map { "  \($0)\n" }.joined()
+        }
         return text
     }
 
@@ -129,6 +140,10 @@ struct Report: Encodable {
     }
 
     static func ratio(_ value: Double) -> String { String(format: "%.2f", value) }
+
+    /// A rate as the JSON gives it: whole operations per second, or two decimals below 1,000/s
+    /// (the slow feed queries run a few times per second).
+    static func rate(_ value: Double) -> Double { value >= 1_000 ? value.rounded() : (value * 100).rounded() / 100 }
 
     /// The 1-minute load average (Linux), or nil.
     static func loadAverage() -> Double? {

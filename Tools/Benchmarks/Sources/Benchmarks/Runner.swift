@@ -4,11 +4,12 @@ struct Runner {
     let config: Configuration
     let log: (String) -> Void
 
-    func run(_ scenarios: [Scenario]) throws -> (results: [ScenarioResult], checksum: Int) {
+    /// Runs `scenarios`, the first numbered `firstNumber`.
+    func run(_ scenarios: [Scenario], firstNumber: Int = 1) throws -> (results: [ScenarioResult], checksum: Int) {
         let clock = ContinuousClock()
         var checksum = 0
         var results: [ScenarioResult] = []
-        var number = 0, companions = 0
+        var number = firstNumber - 1, companions = 0
         for scenario in scenarios {
             companions = scenario.isCompanion ? companions + 1 : 0
             if !scenario.isCompanion { number += 1 }

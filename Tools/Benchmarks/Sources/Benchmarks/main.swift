@@ -56,9 +56,18 @@ func measure(_ config: Configuration, root: String) throws -> Report {
         facts = data
     }
     let measurements = try Figures(config: config, root: root, firstNumber: Scenario.numberedCount + 1).run()
+    var plans: [String] = []
+    if FeedQueryBench.isSelected(config) {
+        let feeds = try FeedQueryBench(config: config, root: root, log: log)
+        let (feedResults, feedChecksum) = try Runner(config: config, log: log).run(feeds.scenarios(), firstNumber: FeedQueryBench.firstNumber)
+        results += feedResults
+        checksum = checksum &* 31 &+ feedChecksum
+        plans = feeds.plans
+    }
     log("done in \(ContinuousClock.now - start)")
     let load = [loadBefore, Report.loadAverage()].compactMap { $0 }
-    return Report(config: config, data: facts, results: results, measurements: measurements, checksum: checksum, loadAverage: load)
+    return Report(config: config, data: facts, results: results, measurements: measurements, checksum: checksum, loadAverage: load,
+                  plans: plans)
 }
 
 do {
