@@ -51,7 +51,7 @@ struct IndexChoice {
 
     /// Whether the key paths after the equalities are the query's sort key paths, all ascending
     /// (or one descending, read backward), with one range at most: the index's key order is then
-    /// the query's (if its entries allow: see ``IndexScan/survey(in:sortOffset:readingEntries:)``).
+    /// the query's (if its entries allow: see ``IndexScan/survey(in:sortKeys:sortOffset:wantsExact:)``).
     func mayGiveOrder(of query: RecordQuery) -> Bool {
         guard prefix != nil, scan.ranges.count <= 1, query.sort.allSatisfy(\.ascending) || query.sort.count == 1 else { return false }
         return Array(scan.built.index.keyPaths[equalityCount...]) == query.sort.map(\.keyPath)

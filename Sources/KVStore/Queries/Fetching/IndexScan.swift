@@ -35,45 +35,9 @@ struct IndexScan: CandidateSource, Hashable {
 
     func knownCount(in transaction: ReadTransaction) throws -> Int? { nil }
 
-    /// What the entries of the ranges allow, read from the index alone (no record):
-    /// - `exact`: no entry must be re-checked (none inexact, none in a cut bound, none an element
-    ///   where the condition tests whole values) and the unknown bucket is empty;
-    /// - `ordered`: the unknown bucket is empty and, when `sortOffset` is given, no entry is an
-    ///   element or inexact and each one's component at `sortOffset` in its tuple is missing, a
-    ///   bool, a number or a date that is not NaN — the classes whose index order is the sort
-    ///   order (strings are not: stored strings need not be NFC, as the index keeps them).
-    func survey(in transaction: ReadTransaction, sortOffset: Int?, readingEntries: Bool) throws -> (exact: Bool, ordered: Bool) {
-        var unknownEmpty = true
-        try forEachItem(in: .unknownBucket, transaction) { _, _, _ in
-            unknownEmpty = false
-            return false
-        }
-        guard unknownEmpty else { return (false, false) }
-        guard readingEntries else { return (false, true) }
-        var (exact, ordered) = (true, true)
-        for range in ranges where exact || (ordered && sortOffset != nil) {
-            try forEachItem(in: range, transaction) { _, needsRecheck, entry in
-                if needsRecheck { exact = false }
-                if let sortOffset, !Self.keepsSortOrder(entry, at: sortOffset) { ordered = false }
-                return exact || (ordered && sortOffset != nil)
-            }
-        }
-        return (exact, ordered)
-    }
-
-    private static let sortableClasses: Set<UInt8> = {
-        let c = IndexKeyEncoding.Class.self
-        return [c.missing, c.false, c.true, c.number + c.negative, c.number + c.zero, c.number + c.positive,
-                c.date + c.negative, c.date + c.zero, c.date + c.positive]
-    }()
-
-    private static func keepsSortOrder(_ entry: (tuple: UnsafeRawBufferPointer, flags: IndexEntryFlags), at offset: Int) -> Bool {
-        entry.flags.isDisjoint(with: [.element, .inexact]) && offset < entry.tuple.count && sortableClasses.contains(entry.tuple[offset])
-    }
-
     /// Calls `body` with the id of each record under an entry of `range`, whether that entry must
     /// be re-checked, and the entry's tuple and flags, until it returns false.
-    private func forEachItem(
+    func forEachItem(
         in range: IndexKeyRange, _ transaction: ReadTransaction,
         _ body: (String, Bool, (tuple: UnsafeRawBufferPointer, flags: IndexEntryFlags)) throws -> Bool
     ) throws {

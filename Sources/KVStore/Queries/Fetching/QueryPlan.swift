@@ -50,8 +50,9 @@ enum QueryPlanner {
     /// bucket, `[c]` on a folded index), so the whole predicate stays the residual unless every
     /// conjunct is one of the index's conditions, each exact, and no entry of its ranges needs a
     /// re-check. They come in the query's order when the index's key order is it
-    /// (``IndexChoice/mayGiveOrder(of:)``, one sort key path at most; descending reads it backward) and its entries allow it
-    /// (``IndexScan/survey(in:sortOffset:readingEntries:)``); else unordered.
+    /// (``IndexChoice/mayGiveOrder(of:)``, one sort key path at most; descending reads it backward)
+    /// and its entries allow it (``IndexScan/survey(in:sortKeys:sortOffset:wantsExact:)``, which
+    /// reads no entry of the ranges); else unordered.
     static func plan(for query: RecordQuery, in transaction: ReadTransaction) throws -> QueryPlan {
         let residual = query.predicate == .true ? nil : query.predicate
         guard try transaction.effectiveKind(named: query.kind)?.valueForUndefinedKey == nil,
@@ -70,12 +71,14 @@ enum QueryPlanner {
         }
         var (exact, ordered) = (false, false)
         if mayBeExact || mayBeOrdered {
-            (exact, ordered) = try choice.scan.survey(in: transaction, sortOffset: sortOffset, readingEntries: mayBeExact || sortOffset != nil)
+            let sortKeys = mayBeOrdered ? query.sort.enumerated().map { IndexScan.SortKey(position: choice.equalityCount + $0.offset, strings: $0.element.strings) } : []
+            let survey = try choice.scan.survey(in: transaction, sortKeys: sortKeys, sortOffset: sortOffset, wantsExact: mayBeExact)
+            exact = mayBeExact && survey.exact
+            ordered = mayBeOrdered && survey.orderedKeys == sortKeys.count
         }
         var scan = choice.scan
-        scan.reverse = mayBeOrdered && ordered && query.sort.first?.ascending == false
-        return QueryPlan(access: .index(scan), residual: mayBeExact && exact ? nil : residual,
-                         order: mayBeOrdered && ordered ? .sorted(query.sort) : .unordered)
+        scan.reverse = ordered && query.sort.first?.ascending == false
+        return QueryPlan(access: .index(scan), residual: exact ? nil : residual, order: ordered ? .sorted(query.sort) : .unordered)
     }
 }
 
