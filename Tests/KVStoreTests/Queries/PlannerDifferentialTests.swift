@@ -98,6 +98,9 @@ struct PlannerDifferentialTests {
         }
         let options: [StringComparisonOptions] = [[], [], [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive]]
         let quantifiers: [PredicateQuantifier?] = [nil, nil, nil, .anyElement, .everyElement, .noElement]
+        if random.int(5) == 0 {  // the literal on the left
+            return PredicateComparison(right, op, path, options: options[random.int(options.count)])
+        }
         return PredicateComparison(path, op, right, options: options[random.int(options.count)], quantifier: quantifiers[random.int(quantifiers.count)])
     }
 }

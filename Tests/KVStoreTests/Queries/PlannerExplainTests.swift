@@ -34,10 +34,33 @@ struct PlannerExplainTests {
     @Test("other conditions scan the kind", arguments: [
         "TRUEPREDICATE", "feed != 'f1'", "feed CONTAINS 'f'", "feed ==[c] 'F1'", "ALL tags == 'x'",
         "NOT feed == 'f1'", "feed == 'f1' OR feed == 'f2'", "published > 3", "feed == $feed.x",
-        "feed.@count == 1", "'f1' == feed",
+        "feed.@count == 1", "'f1' BEGINSWITH feed", "'f1' != feed",
     ])
     func scans(predicate: String) throws {
         #expect(try Self.explain(Self.store(), predicate, variables: ["feed": "f1"]) == "scan item")
+    }
+
+    @Test("a literal on the left reads the index as the mirrored comparison", arguments: [
+        ("'f1' == feed", "feed == 'f1'"), ("'f1' < feed", "feed > 'f1'"), ("'f1' >= feed", "feed <= 'f1'"),
+        ("nil == feed", "feed == nil"), ("$feed == feed AND 4 < published", "feed == 'f2' AND published > 4"),
+        ("4 < published", "published > 4"), ("5 == published", "published == 5"),
+    ])
+    func literalOnTheLeft(predicate: String, mirrored: String) throws {
+        let t = try Self.store()
+        try t.store.declareIndex(indexOn("published"), ofKind: "item")
+        try t.store.write { txn in
+            // An array compared whole: `'f1' == feed` does not hold for ['f1'], `feed == 'f1'` does.
+            try txn.insert(["feed": ["f1"], "published": [5, 6]], as: ref("item/array"))
+            try txn.insert(["feed": "f2", "published": 9], as: ref("item/f2"))
+        }
+        #expect(try Self.explain(t, predicate, variables: ["feed": "f2"]).hasPrefix("index item."))
+        try t.store.read { txn in
+            let query = RecordQuery(kind: "item", where: try KeyPathPredicate(predicate), variables: ["feed": "f2"])
+            let expected = try txn.refs(ofKind: "item").filter { try txn.evaluate(query.predicate, on: $0, variables: query.variables) }.map(\.id)
+            #expect(try txn.fetch(query).map(\.ref.id).sorted() == expected.sorted())
+            #expect(try txn.count(matching: query) == expected.count)
+            #expect(try txn.explain(RecordQuery(kind: "item", where: try KeyPathPredicate(mirrored))) == txn.explain(query))
+        }
     }
 
     @Test("a compound index serves an equality then a range")

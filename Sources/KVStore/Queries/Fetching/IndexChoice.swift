@@ -4,7 +4,9 @@
 /// A query's top-level `AND` conjuncts are matched against an index's key paths: equalities
 /// (`==`, `IN`) on its leading key paths, then one range (`<`, `<=`, `>`, `>=`, `BETWEEN`,
 /// `BEGINSWITH`, `== nil`, or another equality) on the next. Several `IN` values give several
-/// ranges (their cross product, for `IN`s on several key paths).
+/// ranges (their cross product, for `IN`s on several key paths). A literal on the left (`5 < age`)
+/// counts as the mirrored comparison, whose entries from an array's element are re-checked
+/// (``IndexCondition/testsWholeValues``).
 struct IndexChoice {
     let scan: IndexScan
     /// The key paths the conditions bound by equality.
@@ -90,7 +92,8 @@ struct IndexChoice {
         var ranges: [IndexKeyRange] = []
         for prefix in prefixes {
             for condition in rangeConditions {
-                guard let range = IndexKeyRange(equal: prefix, then: condition, folded: index.isFolded) else { return nil }
+                guard var range = IndexKeyRange(equal: prefix, then: condition, folded: index.isFolded) else { return nil }
+                if used.contains(where: \.testsWholeValues) { range.recheckElements = true }
                 if !range.isEmpty { ranges.append(range) }
             }
         }

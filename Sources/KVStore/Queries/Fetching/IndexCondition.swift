@@ -7,6 +7,10 @@ struct IndexCondition {
     let conditions: [IndexKeyRange.Condition]
     /// The comparison's string options.
     let options: StringComparisonOptions
+    /// Whether the comparison tests the key path's value whole, an array not fanning out into its
+    /// elements: a literal on the left (`5 < age`), which the predicate language compares with the
+    /// right side's value as it is. An index's entries from elements must then be re-checked.
+    let testsWholeValues: Bool
 
     /// Whether it is an equality (`==` a value, or `IN` values) that a compound index can take
     /// as a prefix.
@@ -15,8 +19,13 @@ struct IndexCondition {
     }
 
     /// The condition `comparison` states, if an index can serve it: an `ANY` or no quantifier, a
-    /// key path on the left (no collection operator), literals on the right.
+    /// key path on the left (no collection operator), literals on the right — or a literal on the
+    /// left of `==`, `<`, `<=`, `>` or `>=` and a key path on the right, read as the mirrored
+    /// comparison (`5 < age` as `age > 5`) of the value whole (``testsWholeValues``).
     init?(_ comparison: PredicateComparison, variables: [String: Value]) {
+        let mirrored = Self.mirrored(comparison, variables)
+        let comparison = mirrored ?? comparison
+        testsWholeValues = mirrored != nil
         guard comparison.quantifier == nil || comparison.quantifier == .anyElement,
               case .keyPath(let path) = comparison.left, path.firstKey != nil,
               !path.components.contains(where: { if case .operator = $0 { true } else { false } }) else { return nil }
@@ -84,6 +93,17 @@ struct IndexCondition {
         case .int, .double, .date, .bool, .reference: true
         default: false
         }
+    }
+
+    /// `literal op keyPath` as `keyPath op' literal`, for the operators whose mirror is one; nil
+    /// for any other comparison.
+    private static func mirrored(_ comparison: PredicateComparison, _ variables: [String: Value]) -> PredicateComparison? {
+        guard comparison.quantifier == nil, case .keyPath = comparison.right, literal(comparison.left, variables) != nil else { return nil }
+        let mirror: [PredicateOperator: PredicateOperator] = [
+            .equal: .equal, .less: .greater, .lessOrEqual: .greaterOrEqual, .greater: .less, .greaterOrEqual: .lessOrEqual,
+        ]
+        guard let op = mirror[comparison.operator] else { return nil }
+        return PredicateComparison(comparison.right, op, comparison.left, options: comparison.options)
     }
 
     private static func range(_ op: PredicateOperator, _ value: Value) -> IndexKeyRange.Condition {
