@@ -33,7 +33,7 @@ struct PlannerDifferentialTests {
         let paths = seed > 100 ? ["a", "b"] : Self.paths
         for _ in 0 ..< 150 {
             let predicate = Self.predicate(&random, paths: paths)
-            let sort = random.int(2) == 0 ? [] : [Self.sort(&random)]
+            let sort = (0 ..< random.int(3)).map { _ in Self.sort(&random) }
             let limit = random.int(2) == 0 ? nil : random.int(10)
             let query = RecordQuery(kind: "item", where: predicate, variables: ["v": random.scalar()], sortedBy: sort, limit: limit, offset: random.int(3))
             var plain = query

@@ -45,18 +45,39 @@ struct IndexChoice {
         }
     }
 
-    /// More equalities first, then a range, then one that can give the query's order.
+    /// More equalities first, then a range, then one that can give more of the query's order.
     private func ranks(above other: IndexChoice, for query: RecordQuery) -> Bool {
         let (mine, theirs) = ((equalityCount, hasRange ? 1 : 0), (other.equalityCount, other.hasRange ? 1 : 0))
-        return mine != theirs ? mine > theirs : mayGiveOrder(of: query) && !other.mayGiveOrder(of: query)
+        return mine != theirs ? mine > theirs : orderableSortKeys(of: query) > other.orderableSortKeys(of: query)
     }
 
-    /// Whether the key paths after the equalities are the query's sort key paths, all ascending
-    /// (or one descending, read backward), with one range at most: the index's key order is then
-    /// the query's (if its entries allow: see ``IndexScan/survey(in:sortKeys:sortOffset:wantsExact:)``).
-    func mayGiveOrder(of query: RecordQuery) -> Bool {
-        guard prefix != nil, scan.ranges.count <= 1, query.sort.allSatisfy(\.ascending) || query.sort.count == 1 else { return false }
-        return Array(scan.built.index.keyPaths[equalityCount...]) == query.sort.map(\.keyPath)
+    /// How many of the query's sort descriptors, from the first, are the index's key paths after
+    /// the equalities, each in the first one's direction (a descending one reads the index
+    /// backward): the index's key order is theirs, if its entries allow (see
+    /// ``IndexScan/survey(in:sortKeys:sortOffset:wantsExact:)``). 0 unless the equalities give one
+    /// value each and there is one range at most.
+    func orderableSortKeys(of query: RecordQuery) -> Int {
+        guard prefix != nil, scan.ranges.count <= 1, let first = query.sort.first else { return 0 }
+        return zip(scan.built.index.keyPaths[equalityCount...], query.sort).prefix { path, sort in
+            path == sort.keyPath && sort.ascending == first.ascending
+        }.count
+    }
+
+    /// Whether the index's key order is the query's whole order, ties by id, when its first
+    /// `sortKeys` are (and the entries allow): they are all the sort descriptors and all the key
+    /// paths after the equalities (for no sort, id order: every key path is an equality).
+    func givesWholeOrder(sortKeys: Int, of query: RecordQuery) -> Bool {
+        prefix != nil && scan.ranges.count <= 1 && sortKeys == query.sort.count && scan.built.index.keyPaths.count == equalityCount + sortKeys
+    }
+
+    /// Where the first sort key's component starts in each candidate's tuple: after the
+    /// equalities' values (nil when they are not one value each).
+    var sortOffset: Int? {
+        prefix.map { values in
+            var bytes: [UInt8] = []
+            for value in values { IndexKeyEncoding.append(value, folded: scan.built.index.isFolded, to: &bytes) }
+            return bytes.count
+        }
     }
 
     /// The operands of a top-level `AND`, nested ones flattened; the predicate itself otherwise.

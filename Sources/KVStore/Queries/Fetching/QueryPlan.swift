@@ -22,6 +22,10 @@ struct QueryPlan: Hashable, CustomStringConvertible {
     enum Order: Hashable {
         /// By these descriptors, then by id ascending; `.sorted([])` is id order.
         case sorted([KeyPathSort])
+        /// By the first `leading` of these descriptors (at least one), ties in any order: the
+        /// executor sorts each run of equal leading values, and stops after the run that
+        /// completes the page.
+        case grouped([KeyPathSort], leading: Int)
         /// No order the executor can use.
         case unordered
     }
@@ -49,12 +53,13 @@ enum QueryPlanner {
     /// An index's candidates are a superset of the results (entries re-checked, the unknown
     /// bucket, `[c]` on a folded index), so the whole predicate stays the residual unless every
     /// conjunct is one of the index's conditions, each exact, and no entry of its ranges needs a
-    /// re-check. They come in the query's order when the index's key order is it
-    /// (``IndexChoice/mayGiveOrder(of:)``, one sort key path at most; descending reads it backward)
+    /// re-check. They come in the query's order when the index's key paths after the equalities
+    /// are the sort's (``IndexChoice/givesWholeOrder(sortKeys:of:)``; descending reads it backward)
     /// and its entries allow it (``IndexScan/survey(in:sortKeys:sortOffset:wantsExact:)``, which
-    /// reads no entry of the ranges); else unordered.
+    /// reads no entry of the ranges); grouped by the leading sort keys when the index gives their
+    /// order only (``IndexChoice/orderableSortKeys(of:)``); else unordered.
     static func plan(for query: RecordQuery, in transaction: ReadTransaction) throws -> QueryPlan {
-        let residual = query.predicate == .true ? nil : query.predicate
+        var residual = query.predicate == .true ? nil : query.predicate
         guard try transaction.effectiveKind(named: query.kind)?.valueForUndefinedKey == nil,
               let choice = try IndexChoice.best(for: query, in: transaction) else {
             return QueryPlan(access: .scan(KindScan(kind: query.kind)), residual: residual, order: .sorted([]))
@@ -62,23 +67,26 @@ enum QueryPlanner {
         let conjuncts = IndexChoice.conjuncts(of: query.predicate)
         let mayBeExact = IndexChoice.conditions(of: query).count == conjuncts.count && choice.used.count == conjuncts.count
             && choice.used.allSatisfy(\.isExact)
-        let mayBeOrdered = choice.mayGiveOrder(of: query) && query.sort.count <= 1
-        var sortOffset: Int?
-        if mayBeOrdered, !query.sort.isEmpty, let prefix = choice.prefix {
-            var bytes: [UInt8] = []
-            for value in prefix { IndexKeyEncoding.append(value, folded: choice.scan.built.index.isFolded, to: &bytes) }
-            sortOffset = bytes.count
-        }
-        var (exact, ordered) = (false, false)
-        if mayBeExact || mayBeOrdered {
-            let sortKeys = mayBeOrdered ? query.sort.enumerated().map { IndexScan.SortKey(position: choice.equalityCount + $0.offset, strings: $0.element.strings) } : []
-            let survey = try choice.scan.survey(in: transaction, sortKeys: sortKeys, sortOffset: sortOffset, wantsExact: mayBeExact)
-            exact = mayBeExact && survey.exact
-            ordered = mayBeOrdered && survey.orderedKeys == sortKeys.count
+        let orderable = choice.orderableSortKeys(of: query)
+        let wholeOrder = choice.givesWholeOrder(sortKeys: orderable, of: query)
+        var order = QueryPlan.Order.unordered
+        if mayBeExact || orderable > 0 || wholeOrder {
+            let sortKeys = query.sort.prefix(orderable).enumerated().map {
+                IndexScan.SortKey(position: choice.equalityCount + $0.offset, strings: $0.element.strings)
+            }
+            let survey = try choice.scan.survey(in: transaction, sortKeys: sortKeys, sortOffset: choice.sortOffset, wantsExact: mayBeExact)
+            if mayBeExact && survey.exact { residual = nil }
+            if let ordered = survey.orderedKeys {
+                if wholeOrder && ordered == orderable {
+                    order = .sorted(query.sort)
+                } else if ordered > 0 {
+                    order = .grouped(query.sort, leading: ordered)
+                }
+            }
         }
         var scan = choice.scan
-        scan.reverse = ordered && query.sort.first?.ascending == false
-        return QueryPlan(access: .index(scan), residual: exact ? nil : residual, order: ordered ? .sorted(query.sort) : .unordered)
+        scan.reverse = order != .unordered && query.sort.first?.ascending == false
+        return QueryPlan(access: .index(scan), residual: residual, order: order)
     }
 }
 
