@@ -32,8 +32,9 @@ struct PlannerDifferentialTests {
         var (indexed, ordered) = (0, 0)
         let paths = seed > 100 ? ["a", "b"] : Self.paths
         for _ in 0 ..< 150 {
-            let predicate = Self.predicate(&random, paths: paths)
-            let sort = (0 ..< random.int(3)).map { _ in Self.sort(&random) }
+            var predicate = Self.predicate(&random, paths: paths)
+            var sort = (0 ..< random.int(3)).map { _ in Self.sort(&random) }
+            if seed > 100, random.int(3) == 0 { (predicate, sort) = Self.sortedShape(&random) }
             let limit = random.int(2) == 0 ? nil : random.int(10)
             let query = RecordQuery(kind: "item", where: predicate, variables: ["v": random.scalar()], sortedBy: sort, limit: limit, offset: random.int(3))
             var plain = query
@@ -70,6 +71,23 @@ struct PlannerDifferentialTests {
     static func sort(_ random: inout IndexValueGenerator) -> KeyPathSort {
         let strings: [KeyPathSort.StringOrder] = [.unicodeScalars, .unicodeScalars, .folded([]), .folded([.caseInsensitive, .diacriticInsensitive]), .folded([.caseInsensitive])]
         return KeyPathSort(try! KeyValuePath(paths[random.int(2)]), ascending: random.int(2) == 0, strings: strings[random.int(strings.count)])
+    }
+
+    /// `x IN {…}` or `x == v`, perhaps with a condition on `y`, sorted by `y` (then perhaps `x`):
+    /// the shape a compound index serves in order, merging an `IN` list's ranges.
+    static func sortedShape(_ random: inout IndexValueGenerator) -> (KeyPathPredicate, [KeyPathSort]) {
+        let (x, y) = random.int(2) == 0 ? ("a", "b") : ("b", "a")
+        let list = KeyPathExpression.list((0 ... random.int(4)).map { _ in .constant(regular(&random, odd: nil)) })
+        var conjuncts = [KeyPathPredicate.comparison(PredicateComparison(.keyPath(try! KeyValuePath(x)), random.int(3) == 0 ? .equal : .in,
+                                                                          random.int(3) == 0 ? .constant(regular(&random, odd: nil)) : list))]
+        if random.int(2) == 0 {
+            var range = comparison(&random, paths: [y])
+            range.quantifier = nil
+            conjuncts.append(.comparison(range))
+        }
+        var sort = [KeyPathSort(try! KeyValuePath(y), ascending: random.int(2) == 0)]
+        if random.int(2) == 0 { sort.append(KeyPathSort(try! KeyValuePath(x), ascending: random.int(2) == 0)) }
+        return (.and(conjuncts), sort)
     }
 
     /// An AND of comparisons the planner serves and ones it does not, sometimes under OR or NOT.

@@ -70,4 +70,39 @@ struct PlannerGroupedSortTests {
         for kind in ["item", "plain"] { try t.store.insert(["feed": 1, "published": 3, "title": .double(.nan)], as: ref("\(kind)/nan")) }
         #expect(try Self.run(t, "feed == 1", ["published", "title"]).order == .grouped(try ["published", "title"].map(KeyPathSort.init(parsing:)), leading: 1))
     }
+
+    @Test func anInListIsMergedInTheOrderOfTheSortKey() throws {
+        let t = try indexedStore([indexOn("feed", "published")])
+        try t.store.write { txn in
+            for n in 0 ..< 300 {
+                // Feeds of different lengths: each range's sort key starts at its own offset.
+                let values: [String: Value] = ["feed": .reference(ref("feed/\(String(repeating: "f", count: 1 + n % 4))")),
+                                               "published": .int(Int64((n * 37) % 101))]
+                try txn.insert(values, as: ref("item/\(n)"))
+                try txn.insert(values, as: ref("plain/\(n)"))
+            }
+        }
+        let variables: [String: Value] = ["a": .reference(ref("feed/f")), "b": .reference(ref("feed/fff")), "c": .reference(ref("feed/ffff"))]
+        for predicate in ["feed IN {$a, $b, $c}", "feed IN {$c, $a} AND published > 40", "feed IN {$a, $b} AND published BETWEEN {10, 20}"] {
+            for sort in [["published"], ["published:desc"], ["published:desc", "feed"]] {
+                let query = RecordQuery(kind: "item", where: try KeyPathPredicate(predicate), variables: variables,
+                                        sortedBy: try sort.map(KeyPathSort.init(parsing:)), limit: 10, offset: 3)
+                var plain = query
+                plain.kind = "plain"
+                try t.store.read { txn in
+                    let plan = try QueryPlanner.plan(for: query, in: txn)
+                    #expect(plan.order == .grouped(query.sort, leading: 1), "\(predicate) \(sort)")
+                    let statistics = QueryStatistics()
+                    var got: [String] = []
+                    try txn.forEachRecord(matching: query, keys: nil, statistics: statistics) { record in
+                        got.append(record.ref.id)
+                        return true
+                    }
+                    #expect(got == (try txn.fetch(plain).map(\.ref.id)), "\(predicate) \(sort)")
+                    #expect(statistics.candidates <= 13 + 3, "\(predicate) \(sort): \(statistics.candidates) candidates")
+                    #expect(try txn.count(matching: query) == txn.count(matching: plain))
+                }
+            }
+        }
+    }
 }

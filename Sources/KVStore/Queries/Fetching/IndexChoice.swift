@@ -18,6 +18,8 @@ struct IndexChoice {
     /// The values of the equalities, when they are one each (no `IN`): the start of every
     /// candidate's tuple.
     let prefix: [Value]?
+    /// Per range, the length of the equalities' values its tuples start with.
+    let rangeOffsets: [Int]
 
     /// The most ranges an index scan reads (the product of the `IN` lists).
     static let maximumRanges = 256
@@ -31,7 +33,8 @@ struct IndexChoice {
         for index in try transaction.indexes(ofKind: query.kind) {
             guard let found = match(index, conditions), let built = try transaction.builtIndex(index, ofKind: query.kind) else { continue }
             let choice = IndexChoice(scan: IndexScan(built: built, ranges: found.ranges), equalityCount: found.equalities,
-                                     hasRange: found.used.count > found.equalities, used: found.used, prefix: found.prefix)
+                                     hasRange: found.used.count > found.equalities, used: found.used, prefix: found.prefix,
+                                     rangeOffsets: found.offsets)
             if best.map({ choice.ranks(above: $0, for: query) }) ?? true { best = choice }
         }
         return best
@@ -54,10 +57,10 @@ struct IndexChoice {
     /// How many of the query's sort descriptors, from the first, are the index's key paths after
     /// the equalities, each in the first one's direction (a descending one reads the index
     /// backward): the index's key order is theirs, if its entries allow (see
-    /// ``IndexScan/survey(in:sortKeys:sortOffset:wantsExact:)``). 0 unless the equalities give one
-    /// value each and there is one range at most.
+    /// ``IndexScan/survey(in:sortKeys:sortOffset:wantsExact:)``) — merging the ranges when there are
+    /// several (``IndexScan/mergeOffsets``).
     func orderableSortKeys(of query: RecordQuery) -> Int {
-        guard prefix != nil, scan.ranges.count <= 1, let first = query.sort.first else { return 0 }
+        guard let first = query.sort.first else { return 0 }
         return zip(scan.built.index.keyPaths[equalityCount...], query.sort).prefix { path, sort in
             path == sort.keyPath && sort.ascending == first.ascending
         }.count
@@ -73,11 +76,7 @@ struct IndexChoice {
     /// Where the first sort key's component starts in each candidate's tuple: after the
     /// equalities' values (nil when they are not one value each).
     var sortOffset: Int? {
-        prefix.map { values in
-            var bytes: [UInt8] = []
-            for value in values { IndexKeyEncoding.append(value, folded: scan.built.index.isFolded, to: &bytes) }
-            return bytes.count
-        }
+        prefix.map { Self.encodedLength($0, folded: scan.built.index.isFolded) }
     }
 
     /// The operands of a top-level `AND`, nested ones flattened; the predicate itself otherwise.
@@ -87,7 +86,9 @@ struct IndexChoice {
     }
 
     /// The ranges of `index` that `conditions` give; nil when none is on its first key path.
-    private static func match(_ index: KindIndex, _ conditions: [IndexCondition]) -> (ranges: [IndexKeyRange], equalities: Int, used: [IndexCondition], prefix: [Value]?)? {
+    private static func match(
+        _ index: KindIndex, _ conditions: [IndexCondition]
+    ) -> (ranges: [IndexKeyRange], offsets: [Int], equalities: Int, used: [IndexCondition], prefix: [Value]?)? {
         var prefixes: [[Value]] = [[]]
         var equalities = 0
         var used: [IndexCondition] = []
@@ -110,14 +111,25 @@ struct IndexChoice {
             used.append(condition)
         }
         guard equalities > 0 || hasRange else { return nil }
-        var ranges: [IndexKeyRange] = []
+        var ranges: [IndexKeyRange] = [], offsets: [Int] = []
         for prefix in prefixes {
+            let offset = encodedLength(prefix, folded: index.isFolded)
             for condition in rangeConditions {
                 guard var range = IndexKeyRange(equal: prefix, then: condition, folded: index.isFolded) else { return nil }
                 if used.contains(where: \.testsWholeValues) { range.recheckElements = true }
-                if !range.isEmpty { ranges.append(range) }
+                if !range.isEmpty {
+                    ranges.append(range)
+                    offsets.append(offset)
+                }
             }
         }
-        return (ranges, equalities, used, prefixes.count == 1 ? prefixes[0] : nil)
+        return (ranges, offsets, equalities, used, prefixes.count == 1 ? prefixes[0] : nil)
+    }
+
+    /// The length of `values` encoded as a tuple's start.
+    private static func encodedLength(_ values: [Value], folded: Bool) -> Int {
+        var bytes: [UInt8] = []
+        for value in values { IndexKeyEncoding.append(value, folded: folded, to: &bytes) }
+        return bytes.count
     }
 }

@@ -19,7 +19,7 @@ extension IndexScan {
             // (The index's statistics, keyed by its number alone, end the walk: no range holds them.)
             while let (key, value) = entry, !key.lexicographicallyPrecedes(lower), key.count > prefixLength {
                 guard let stored = IndexEntryLayout.decode(key: key, value: value, prefixLength: prefixLength) else {
-                    throw StoreError(.corrupt, "an entry of index \(built.qualifiedName) does not decode", path: transaction.store.path)
+                    throw undecodableEntry(in: transaction)
                 }
                 let tuple = Array(key[prefixLength ..< prefixLength + stored.tupleLength])
                 if tuple != groupTuple {

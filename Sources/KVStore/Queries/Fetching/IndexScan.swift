@@ -5,7 +5,7 @@
 /// The ranges hold every record the planner's conditions can match (a superset when entries must
 /// be re-checked: ``needsRecheck(_:)`` tells which), so the plan checks a residual predicate on
 /// the candidates. Candidates come in key order (tuple, then id) per range, ranges in the order
-/// given, then the unknown bucket.
+/// given — or, with ``mergeOffsets``, the ranges merged —, then the unknown bucket.
 struct IndexScan: CandidateSource, Hashable {
     let built: BuiltIndex
     /// The ranges read, in order; a record in several is given once.
@@ -13,17 +13,25 @@ struct IndexScan: CandidateSource, Hashable {
     /// Whether each range is read from its last tuple to its first (the records of one tuple
     /// still in ascending id order).
     var reverse = false
+    /// When set, the ranges are read together, merged in the order of their tuples after these
+    /// offsets (one per range: the length of the equalities' values it starts with), so that
+    /// an `IN` list's ranges come in the order of the sort key after it
+    /// (``forEachMergedID(in:offsets:_:)``).
+    var mergeOffsets: [Int]?
 
     func forEachCandidate(in transaction: ReadTransaction, _ body: (Candidate) throws -> Bool) throws {
         var seen = Set<String>()
-        for range in ranges + [.unknownBucket] {
-            var goOn = true
-            func give(_ id: String) throws -> Bool {
-                guard seen.insert(id).inserted else { return true }
-                var bytes = Array(id.utf8)
-                goOn = try bytes.withUnsafeMutableBytes { try body(Candidate(id: UnsafeRawBufferPointer($0), bytes: nil)) }
-                return goOn
-            }
+        var goOn = true
+        func give(_ id: String) throws -> Bool {
+            guard seen.insert(id).inserted else { return true }
+            var bytes = Array(id.utf8)
+            goOn = try bytes.withUnsafeMutableBytes { try body(Candidate(id: UnsafeRawBufferPointer($0), bytes: nil)) }
+            return goOn
+        }
+        if let mergeOffsets {
+            guard try forEachMergedID(in: transaction, offsets: mergeOffsets, give) else { return }
+        }
+        for range in (mergeOffsets == nil ? ranges : []) + [.unknownBucket] {
             if reverse && range != .unknownBucket {
                 _ = try forEachIDBackward(in: range, transaction, give)
             } else {
@@ -35,6 +43,11 @@ struct IndexScan: CandidateSource, Hashable {
 
     func knownCount(in transaction: ReadTransaction) throws -> Int? { nil }
 
+    /// The error for an entry of the index that does not decode.
+    func undecodableEntry(in transaction: ReadTransaction) -> StoreError {
+        StoreError(.corrupt, "an entry of index \(built.qualifiedName) does not decode", path: transaction.store.path)
+    }
+
     /// Calls `body` with the id of each record under an entry of `range`, whether that entry must
     /// be re-checked, and the entry's tuple and flags, until it returns false.
     func forEachItem(
@@ -44,7 +57,7 @@ struct IndexScan: CandidateSource, Hashable {
         let prefixLength = built.prefix.count
         try transaction.forEachIndexEntry(of: built, in: range) { key, stored in
             guard let stored else {
-                throw StoreError(.corrupt, "an entry of index \(built.qualifiedName) does not decode", path: transaction.store.path)
+                throw undecodableEntry(in: transaction)
             }
             let tuple = UnsafeRawBufferPointer(rebasing: key[prefixLength ..< prefixLength + stored.tupleLength])
             let recheck = range.needsRecheck(tuple, flags: stored.flags)

@@ -86,6 +86,7 @@ enum QueryPlanner {
         }
         var scan = choice.scan
         scan.reverse = order != .unordered && query.sort.first?.ascending == false
+        if order != .unordered, scan.ranges.count > 1 { scan.mergeOffsets = choice.rangeOffsets }
         return QueryPlan(access: .index(scan), residual: residual, order: order)
     }
 }
