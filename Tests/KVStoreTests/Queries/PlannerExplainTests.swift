@@ -33,7 +33,7 @@ struct PlannerExplainTests {
 
     @Test("other conditions scan the kind", arguments: [
         "TRUEPREDICATE", "feed != 'f1'", "feed CONTAINS 'f'", "feed ==[c] 'F1'", "ALL tags == 'x'",
-        "NOT feed == 'f1'", "feed == 'f1' OR feed == 'f2'", "published > 3", "feed == $feed.x",
+        "NOT feed == 'f1'", "feed == 'f1' OR published > 3", "published > 3", "feed == $feed.x",
         "feed.@count == 1", "'f1' BEGINSWITH feed", "'f1' != feed",
     ])
     func scans(predicate: String) throws {
@@ -60,6 +60,30 @@ struct PlannerExplainTests {
             #expect(try txn.fetch(query).map(\.ref.id).sorted() == expected.sorted())
             #expect(try txn.count(matching: query) == expected.count)
             #expect(try txn.explain(RecordQuery(kind: "item", where: try KeyPathPredicate(mirrored))) == txn.explain(query))
+        }
+    }
+
+    @Test("an OR whose operands each have an index reads their union", arguments: [
+        ("feed == 'f1' OR feed == 'f2'", "index item.feed"),
+        ("feed == 'f1' OR title BEGINSWITH[cd] 'ete 1'", "index item.feed | index item.title"),
+        ("(feed == 'f0' AND published > 10) OR title ==[c] 'été 4' OR feed IN {'f1'}", "index item.feed,published | index item.title | index item.feed"),
+        ("title CONTAINS 'e' AND (feed == 'f2' OR title ==[cd] 'ETE 3')", "index item.feed | index item.title"),
+    ])
+    func union(predicate: String, explained: String) throws {
+        let t = try Self.store()
+        try t.store.insert(["feed": "f1", "tags": ["f1"]], as: ref("item/extra"))
+        try t.store.read { txn in
+            for sort in [[], ["published:desc"]] {
+                let query = RecordQuery(kind: "item", where: try KeyPathPredicate(predicate), sortedBy: try sort.map(KeyPathSort.init(parsing:)), limit: 6, offset: 1)
+                let line = try txn.explain(query).description
+                // (With the sort, `feed,published` serves `feed == …` as well as `feed` does.)
+                #expect(sort.isEmpty ? line == explained : line.hasPrefix("index item.feed"))
+                let expected = try txn.refs(ofKind: "item").filter { try txn.evaluate(query.predicate, on: $0) }
+                let all = RecordQuery(kind: "item", where: query.predicate, sortedBy: query.sort)
+                #expect(try txn.fetch(all).count == expected.count && expected.count > 1)
+                #expect(try txn.count(matching: all) == expected.count)
+                if sort.isEmpty { #expect(try txn.fetch(query).map(\.ref) == Array(expected.sorted().dropFirst().prefix(6))) }
+            }
         }
     }
 

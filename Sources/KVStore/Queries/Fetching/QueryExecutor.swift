@@ -52,6 +52,7 @@ struct QueryExecutor {
         switch plan.access {
         case .scan(let scan): scan
         case .index(let scan): scan
+        case .union(let union): union
         }
     }
 

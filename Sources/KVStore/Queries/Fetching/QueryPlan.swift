@@ -16,6 +16,8 @@ struct QueryPlan: Hashable, CustomStringConvertible {
         case scan(KindScan)
         /// The records of an index's ranges and its unknown bucket.
         case index(IndexScan)
+        /// The records of several index scans, one per operand of an `OR`.
+        case union(IndexUnion)
     }
 
     /// The order candidates come in.
@@ -35,11 +37,13 @@ struct QueryPlan: Hashable, CustomStringConvertible {
     var residual: KeyPathPredicate?
     var order: Order
 
-    /// One line, as `explain` prints it: `scan KIND`, or `index KIND.NAME` (`index item.feed,published`).
+    /// One line, as `explain` prints it: `scan KIND`, `index KIND.NAME` (`index item.feed,published`),
+    /// or for a union the indexes joined by ` | ` (`index item.feed | index item.tags`).
     var description: String {
         switch access {
         case .scan(let scan): "scan \(scan.kind)"
         case .index(let scan): "index \(scan.built.qualifiedName)"
+        case .union(let union): union.description
         }
     }
 }
@@ -47,7 +51,9 @@ struct QueryPlan: Hashable, CustomStringConvertible {
 /// Chooses the plan of a query: the one place where an access path is picked.
 enum QueryPlanner {
     /// The plan for `query` in `transaction`: the ranges of the index that bounds the most key
-    /// paths by equality (``IndexChoice``), or a scan of the kind. A kind whose
+    /// paths by equality (``IndexChoice``); else, for an `OR` whose operands each have an index,
+    /// the union of their scans (``IndexUnion``: the whole predicate re-checked, the executor
+    /// ordering); else a scan of the kind. A kind whose
     /// `valueForUndefinedKey` hook gives values no index holds is always scanned.
     ///
     /// An index's candidates are a superset of the results (entries re-checked, the unknown
@@ -60,8 +66,13 @@ enum QueryPlanner {
     /// order only (``IndexChoice/orderableSortKeys(of:)``); else unordered.
     static func plan(for query: RecordQuery, in transaction: ReadTransaction) throws -> QueryPlan {
         var residual = query.predicate == .true ? nil : query.predicate
-        guard try transaction.effectiveKind(named: query.kind)?.valueForUndefinedKey == nil,
-              let choice = try IndexChoice.best(for: query, in: transaction) else {
+        guard try transaction.effectiveKind(named: query.kind)?.valueForUndefinedKey == nil else {
+            return QueryPlan(access: .scan(KindScan(kind: query.kind)), residual: residual, order: .sorted([]))
+        }
+        guard let choice = try IndexChoice.best(for: query, in: transaction) else {
+            if let union = try IndexUnion.best(for: query, in: transaction) {
+                return QueryPlan(access: .union(union), residual: residual, order: .unordered)
+            }
             return QueryPlan(access: .scan(KindScan(kind: query.kind)), residual: residual, order: .sorted([]))
         }
         let conjuncts = IndexChoice.conjuncts(of: query.predicate)
@@ -93,11 +104,13 @@ enum QueryPlanner {
 
 /// What ``ReadTransaction/explain(_:)`` tells of a query's plan.
 ///
-/// Its description is one line: `scan item` when the query reads every record of the kind, and
+/// Its description is one line: `scan item` when the query reads every record of the kind,
 /// `index item.feed` (`index item.feed,published` for a compound index) when it reads an index's
-/// ranges.
+/// ranges, and `index item.feed | index item.tags` when it reads the union of several indexes'
+/// ranges, one per operand of an `OR` (each index named once).
 public struct QueryExplanation: Sendable, Hashable, CustomStringConvertible {
-    /// The line: `scan KIND`, or `index KIND.NAME` (the key paths joined by commas).
+    /// The line: `scan KIND`, `index KIND.NAME` (the key paths joined by commas), or several
+    /// `index KIND.NAME` joined by ` | `.
     public let description: String
 
     init(_ plan: QueryPlan) {
