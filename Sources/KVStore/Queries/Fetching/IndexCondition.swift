@@ -11,6 +11,8 @@ struct IndexCondition {
     /// elements: a literal on the left (`5 < age`), which the predicate language compares with the
     /// right side's value as it is. An index's entries from elements must then be re-checked.
     let testsWholeValues: Bool
+    /// The conjunct it was read from, as written.
+    let comparison: PredicateComparison
 
     /// Whether it is an equality (`==` a value, or `IN` values) that a compound index can take
     /// as a prefix.
@@ -23,6 +25,7 @@ struct IndexCondition {
     /// left of `==`, `<`, `<=`, `>` or `>=` and a key path on the right, read as the mirrored
     /// comparison (`5 < age` as `age > 5`) of the value whole (``testsWholeValues``).
     init?(_ comparison: PredicateComparison, variables: [String: Value]) {
+        self.comparison = comparison
         let mirrored = Self.mirrored(comparison, variables)
         let comparison = mirrored ?? comparison
         testsWholeValues = mirrored != nil

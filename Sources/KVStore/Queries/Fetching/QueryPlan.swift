@@ -57,9 +57,9 @@ enum QueryPlanner {
     /// `valueForUndefinedKey` hook gives values no index holds is always scanned.
     ///
     /// An index's candidates are a superset of the results (entries re-checked, the unknown
-    /// bucket, `[c]` on a folded index), so the whole predicate stays the residual unless every
-    /// conjunct is one of the index's conditions, each exact, and no entry of its ranges needs a
-    /// re-check. They come in the query's order when the index's key paths after the equalities
+    /// bucket, `[c]` on a folded index), so the whole predicate stays the residual unless no entry
+    /// of its ranges needs a re-check: then the conjuncts that are exact conditions of the index
+    /// (``IndexCondition/isExact``) are left out of it (``residual(of:without:)``). They come in the query's order when the index's key paths after the equalities
     /// are the sort's (``IndexChoice/givesWholeOrder(sortKeys:of:)``; descending reads it backward)
     /// and its entries allow it (``IndexScan/survey(in:sortKeys:sortOffset:wantsExact:)``, which
     /// reads no entry of the ranges); grouped by the leading sort keys when the index gives their
@@ -75,18 +75,16 @@ enum QueryPlanner {
             }
             return QueryPlan(access: .scan(KindScan(kind: query.kind)), residual: residual, order: .sorted([]))
         }
-        let conjuncts = IndexChoice.conjuncts(of: query.predicate)
-        let mayBeExact = IndexChoice.conditions(of: query).count == conjuncts.count && choice.used.count == conjuncts.count
-            && choice.used.allSatisfy(\.isExact)
+        let answerable = choice.used.filter(\.isExact)
         let orderable = choice.orderableSortKeys(of: query)
         let wholeOrder = choice.givesWholeOrder(sortKeys: orderable, of: query)
         var order = QueryPlan.Order.unordered
-        if mayBeExact || orderable > 0 || wholeOrder {
+        if !answerable.isEmpty || orderable > 0 || wholeOrder {
             let sortKeys = query.sort.prefix(orderable).enumerated().map {
                 IndexScan.SortKey(position: choice.equalityCount + $0.offset, strings: $0.element.strings)
             }
-            let survey = try choice.scan.survey(in: transaction, sortKeys: sortKeys, sortOffset: choice.sortOffset, wantsExact: mayBeExact)
-            if mayBeExact && survey.exact { residual = nil }
+            let survey = try choice.scan.survey(in: transaction, sortKeys: sortKeys, sortOffset: choice.sortOffset, wantsExact: !answerable.isEmpty)
+            if survey.exact { residual = Self.residual(of: query.predicate, without: answerable) }
             if let ordered = survey.orderedKeys {
                 if wholeOrder && ordered == orderable {
                     order = .sorted(query.sort)
@@ -99,6 +97,19 @@ enum QueryPlanner {
         scan.reverse = order != .unordered && query.sort.first?.ascending == false
         if order != .unordered, scan.ranges.count > 1 { scan.mergeOffsets = choice.rangeOffsets }
         return QueryPlan(access: .index(scan), residual: residual, order: order)
+    }
+}
+
+extension QueryPlanner {
+    /// `predicate` without the conjuncts of its top-level `AND` that `answered` state, which
+    /// every candidate of an exact index scan satisfies; nil when none is left.
+    static func residual(of predicate: KeyPathPredicate, without answered: [IndexCondition]) -> KeyPathPredicate? {
+        var left = IndexChoice.conjuncts(of: predicate)
+        for condition in answered {
+            if let index = left.firstIndex(of: .comparison(condition.comparison)) { left.remove(at: index) }
+        }
+        left.removeAll { $0 == .true }
+        return left.isEmpty ? nil : left.count == 1 ? left[0] : .and(left)
     }
 }
 
