@@ -102,7 +102,7 @@ struct PlannerDifferentialTests {
     }
 
     static func comparison(_ random: inout IndexValueGenerator, paths: [String] = paths) -> PredicateComparison {
-        let ops: [PredicateOperator] = [.equal, .equal, .in, .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .beginsWith, .notEqual, .contains]
+        let ops: [PredicateOperator] = [.equal, .equal, .in, .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .beginsWith, .notEqual, .contains, .like]
         let op = ops[random.int(ops.count)]
         let path = KeyPathExpression.keyPath(try! KeyValuePath(paths[random.int(paths.count)]))
         let right: KeyPathExpression
@@ -112,6 +112,7 @@ struct PlannerDifferentialTests {
             let (low, high) = random.int(2) == 0 ? (random.number(), random.number()) : (random.string(), random.string())
             right = .list([.constant(low), .constant(high)])
         case .beginsWith, .contains: right = .constant(random.string())
+        case .like: right = .constant(.string((random.string().stringValue ?? "") + ["*", "?", "*x", "", "\\*"][random.int(5)]))
         default: right = random.int(5) == 0 ? .variable("v") : .constant(random.scalar())
         }
         let options: [StringComparisonOptions] = [[], [], [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive]]

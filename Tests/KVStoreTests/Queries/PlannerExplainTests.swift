@@ -87,6 +87,25 @@ struct PlannerExplainTests {
         }
     }
 
+    @Test("LIKE with a literal start reads the range BEGINSWITH reads, and keeps the LIKE", arguments: [
+        ("title LIKE[cd] 'ETE 1*'", "index item.title"), ("title LIKE[c] 'été 1?'", "index item.title"),
+        ("feed LIKE 'f*1'", "index item.feed"), ("feed LIKE 'f\\\\*'", "index item.feed"), ("feed LIKE '*1'", "scan item"),
+        ("feed LIKE '?1'", "scan item"), ("ANY tags LIKE 't*'", "scan item"),
+    ])
+    func like(predicate: String, explained: String) throws {
+        let t = try Self.store()
+        try t.store.insert(["feed": "f*", "title": "Été 1*"], as: ref("item/star"))
+        try t.store.read { txn in
+            let query = RecordQuery(kind: "item", where: try KeyPathPredicate(predicate))
+            #expect(try txn.explain(query).description == explained)
+            let plan = try QueryPlanner.plan(for: query, in: txn)
+            #expect(plan.residual == query.predicate)
+            let expected = try txn.refs(ofKind: "item").filter { try txn.evaluate(query.predicate, on: $0) }
+            #expect(try txn.fetch(query).map(\.ref) == expected.sorted() && !expected.isEmpty)
+        }
+        #expect(IndexCondition.literalStart(ofPattern: "a\\?b*c") == "a?b" && IndexCondition.literalStart(ofPattern: "ab\\") == "ab")
+    }
+
     @Test("a compound index serves an equality then a range")
     func compound() throws {
         let t = try Self.store()

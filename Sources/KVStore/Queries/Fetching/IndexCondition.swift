@@ -55,6 +55,11 @@ struct IndexCondition {
         case .beginsWith:
             guard case .string(let prefix)? = right else { return nil }
             conditions = [.beginsWith(prefix)]
+        case .like:
+            // `LIKE 'abc*'`: the strings that begin with the literal start (a superset; the
+            // comparison stays in the residual, as `.beginsWith` is never exact).
+            guard case .string(let pattern)? = right, let prefix = Self.literalStart(ofPattern: pattern) else { return nil }
+            conditions = [.beginsWith(prefix)]
         default:
             return nil
         }
@@ -96,6 +101,24 @@ struct IndexCondition {
         case .int, .double, .date, .bool, .reference: true
         default: false
         }
+    }
+
+    /// The characters a `LIKE` pattern starts with before its first wildcard (`*`, `?`), an
+    /// escape (`\*`) read as the character it makes literal; nil when there are none.
+    static func literalStart(ofPattern pattern: String) -> String? {
+        var start = "", escaping = false
+        for character in pattern {
+            if escaping {
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+                continue
+            } else if character == "*" || character == "?" {
+                break
+            }
+            start.append(character)
+        }
+        return start.isEmpty ? nil : start
     }
 
     /// `literal op keyPath` as `keyPath op' literal`, for the operators whose mirror is one; nil
