@@ -49,10 +49,7 @@ extension WriteTransaction {
             try transaction.put(StoreLayout.MetaKey.catalog(name), new.encoded, in: meta)
         }
         try transaction.put(StoreLayout.MetaKey.catalogVersion, withUnsafeBytes(of: UUID().uuid, Array.init), in: meta)
-        let format = try transaction.withValue(forKey: StoreLayout.MetaKey.format, in: meta, StoreLayout.uint32(from:)) ?? 0
-        if format < StoreLayout.catalogFormatVersion {
-            try transaction.put(StoreLayout.MetaKey.format, withUnsafeBytes(of: StoreLayout.catalogFormatVersion.littleEndian, Array.init), in: meta)
-        }
+        try raiseFormat(to: StoreLayout.catalogFormatVersion)
         loadedCatalog = nil
         let oldIndexes = old?.indexes ?? []
         if oldIndexes != new.indexes { try indexesChanged(ofKind: name, from: oldIndexes, to: new.indexes) }

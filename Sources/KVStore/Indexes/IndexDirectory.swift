@@ -6,6 +6,9 @@ struct BuiltIndex: Hashable, Sendable {
     let index: KindIndex
     /// The number given to it when it was built (from 1; never given again in the store).
     let number: UInt32
+    /// Whether the store keeps the counts of its irregular entries (``IndexStatistics``): every
+    /// index built since they exist. One built before is surveyed by reading its entries.
+    var countsIrregularEntries = true
 
     /// The first four bytes of each of its entries' keys: the number, big-endian.
     var prefix: [UInt8] { IndexDirectory.prefix(number) }
@@ -20,8 +23,10 @@ struct BuiltIndex: Hashable, Sendable {
 ///
 /// - key `00 00 00 00`: the last number given, `UInt32` big-endian;
 /// - key `00 00 00 00`, the kind, `00`, `f` (folded) or `p` (plain), `00`, the index's name: the
-///   index's number (`UInt32` big-endian), then `1` when it is unique (else `0`), then its key
-///   paths, each as a `UInt16 LE` length and UTF-8 text.
+///   index's number (`UInt32` big-endian), then a flags byte — `1` when it is unique, `2` when
+///   the store counts its irregular entries (``IndexStatistics``; every index built since format
+///   3, ``StoreLayout/indexStatisticsFormatVersion``) —, then its key paths, each as a
+///   `UInt16 LE` length and UTF-8 text.
 ///
 /// An index is known by its kind, its name and whether it is folded: `title` and `title` folded
 /// are two indexes; the unique flag is a property of one index.
@@ -43,8 +48,12 @@ enum IndexDirectory {
         counterKey + Array(kind.utf8) + [0]
     }
 
+    /// The flags byte's bits.
+    static let uniqueFlag: UInt8 = 1, countedFlag: UInt8 = 2
+
+    /// The directory value of `index`, built under `number` (its irregular entries counted).
     static func value(number: UInt32, index: KindIndex) -> [UInt8] {
-        var value = prefix(number) + [index.isUnique ? 1 : 0]
+        var value = prefix(number) + [(index.isUnique ? uniqueFlag : 0) | countedFlag]
         for path in index.keyPaths {
             let text = Array(path.description.utf8)
             value.append(UInt8(text.count & 0xFF))
@@ -57,7 +66,7 @@ enum IndexDirectory {
     /// The index a directory entry describes; nil when the entry is malformed.
     static func decode(key: some Collection<UInt8>, value: some Collection<UInt8>) -> BuiltIndex? {
         let key = Array(key), value = Array(value)
-        guard key.count > counterKey.count, key.starts(with: counterKey), value.count >= 5, value[4] <= 1,
+        guard key.count > counterKey.count, key.starts(with: counterKey), value.count >= 5, value[4] <= uniqueFlag | countedFlag,
               let kindEnd = key[4...].firstIndex(of: 0), kindEnd + 2 < key.count, key[kindEnd + 2] == 0,
               key[kindEnd + 1] == UInt8(ascii: "f") || key[kindEnd + 1] == UInt8(ascii: "p") else { return nil }
         let kind = String(decoding: key[4 ..< kindEnd], as: UTF8.self)
@@ -73,8 +82,8 @@ enum IndexDirectory {
         }
         let number = value[..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         guard number > 0, (try? RecordRef.validate(kind: kind)) != nil,
-              let index = try? KindIndex(paths, unique: value[4] == 1, folded: key[kindEnd + 1] == UInt8(ascii: "f")),
+              let index = try? KindIndex(paths, unique: value[4] & uniqueFlag != 0, folded: key[kindEnd + 1] == UInt8(ascii: "f")),
               Self.key(kind: kind, index: index).elementsEqual(key) else { return nil }
-        return BuiltIndex(kind: kind, index: index, number: number)
+        return BuiltIndex(kind: kind, index: index, number: number, countsIrregularEntries: value[4] & countedFlag != 0)
     }
 }

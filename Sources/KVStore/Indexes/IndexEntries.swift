@@ -23,6 +23,15 @@ struct IndexEntries: Equatable {
         /// NaN or an empty array (as SQL's unique indexes let NULLs repeat), nor for the unknown
         /// bucket.
         var checksUniqueness: Bool
+        /// The key paths (bit `min(position, 63)`) whose component the index orders otherwise than
+        /// a sort orders its value, and those holding a string the index keeps in another form
+        /// (``IndexKeyEncoding/SortDeparture``): what ``IndexStatistics`` counts.
+        var unordered: UInt64 = 0
+        var reformed: UInt64 = 0
+
+        /// Whether the tuple is one ``IndexStatistics`` counts: from an element, or with a
+        /// component whose index order departs from a sort's.
+        var departsFromSortOrder: Bool { isElement || unordered | reformed != 0 }
     }
 
     /// One tuple of the record.
@@ -65,14 +74,18 @@ struct IndexEntries: Equatable {
         // Each path's components are sorted, distinct and none starts another: the products come
         // out sorted and distinct.
         var tuples = [Tuple(bytes: [], origin: Origin(isElement: false, checksUniqueness: true))]
+        var position: UInt64 = 0
         for options in components {
             tuples = tuples.flatMap { tuple in
                 options.map { option in
                     Tuple(bytes: tuple.bytes + option.bytes, origin: Origin(
                         isElement: tuple.origin.isElement || option.origin.isElement,
-                        checksUniqueness: tuple.origin.checksUniqueness && option.origin.checksUniqueness))
+                        checksUniqueness: tuple.origin.checksUniqueness && option.origin.checksUniqueness,
+                        unordered: tuple.origin.unordered | option.origin.unordered << position,
+                        reformed: tuple.origin.reformed | option.origin.reformed << position))
                 }
             }
+            position = min(position + 1, 63)
         }
         self.tuples = tuples
     }
@@ -111,8 +124,11 @@ struct IndexEntries: Equatable {
     }
 
     private static func component(_ value: Value, isArray: Bool, folded: Bool) -> Tuple {
-        Tuple(bytes: IndexKeyEncoding.component(value, folded: folded),
-              origin: Origin(isElement: isArray, checksUniqueness: IndexKeyEncoding.canEqual(value)))
+        var bytes: [UInt8] = []
+        let departure = IndexKeyEncoding.appendReportingOrder(value, folded: folded, to: &bytes)
+        return Tuple(bytes: bytes, origin: Origin(
+            isElement: isArray, checksUniqueness: IndexKeyEncoding.canEqual(value),
+            unordered: departure.contains(.unordered) ? 1 : 0, reformed: departure.contains(.reformed) ? 1 : 0))
     }
 
     /// The values at `path` (one, or an array's elements flattened); nil for the unknown bucket.

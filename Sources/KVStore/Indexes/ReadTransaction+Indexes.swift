@@ -35,7 +35,8 @@ extension ReadTransaction {
     }
 
     /// Calls `body` with each entry of `built` whose tuple is in `range`, in key order (tuple,
-    /// then id), until it returns false. An entry that does not decode is given as nil `stored`.
+    /// then id), until it returns false. An entry that does not decode is given as nil `stored`;
+    /// the index's ``IndexStatistics`` are not an entry.
     func forEachIndexEntry(
         of built: BuiltIndex, in range: IndexKeyRange = .all,
         _ body: (_ key: UnsafeRawBufferPointer, _ stored: IndexEntryLayout.Stored?) throws -> Bool
@@ -43,7 +44,9 @@ extension ReadTransaction {
         guard let db = databases.indexes else { return }
         let (lower, upper) = range.keys(withPrefix: built.prefix)
         try transaction.scan(db, from: lower, to: upper) { key, value in
-            try body(key, IndexEntryLayout.decode(key: key, value: value, prefixLength: built.prefix.count))
+            // The index's number alone is its statistics' key, not an entry's.
+            guard key.count > built.prefix.count else { return true }
+            return try body(key, IndexEntryLayout.decode(key: key, value: value, prefixLength: built.prefix.count))
         }
     }
 

@@ -6,6 +6,8 @@ struct IndexWriteState {
     var resolved: [String: (declared: [KindIndex], built: [BuiltIndex])] = [:]
     /// Called with the number of records an index build went through since the last call.
     var buildProgress: ((Int) -> Void)?
+    /// The changes of each index's statistics, by number, saved when the transaction finishes.
+    var statistics: [UInt32: IndexStatistics] = [:]
 }
 
 /// What one record's write does to its kind's indexes: each index's entries before and after
@@ -33,7 +35,7 @@ extension WriteTransaction {
         // The declaration decides (a unique flag the directory lacks is enforced); an index not
         // built yet is not kept (its build will read the record).
         let built = try declared.compactMap { index in
-            try builtIndex(index, ofKind: kind).map { BuiltIndex(kind: kind, index: index, number: $0.number) }
+            try builtIndex(index, ofKind: kind).map { BuiltIndex(kind: kind, index: index, number: $0.number, countsIrregularEntries: $0.countsIrregularEntries) }
         }
         indexState.resolved[kind] = (declared, built)
         return built
@@ -66,6 +68,7 @@ extension WriteTransaction {
     /// after, both in key order.
     func apply(_ changes: IndexChanges?) throws {
         guard let changes else { return }
+        noteStatistics(of: changes)
         let writer = try indexWriter()
         let id = changes.ref.id
         for (built, old, new) in changes.indexes {

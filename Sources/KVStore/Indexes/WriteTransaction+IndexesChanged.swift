@@ -40,6 +40,7 @@ extension WriteTransaction {
         let number = try (transaction.withValue(forKey: IndexDirectory.counterKey, in: writer.db) { value in
             value.flatMap { $0.count == 4 ? $0.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : nil } ?? 0
         }) + 1
+        try raiseFormat(to: StoreLayout.indexStatisticsFormatVersion)
         try transaction.put(IndexDirectory.counterKey, IndexDirectory.prefix(number), in: writer.db)
         try transaction.put(IndexDirectory.key(kind: kind, index: index), IndexDirectory.value(number: number, index: index), in: writer.db)
         let built = BuiltIndex(kind: kind, index: index, number: number)
@@ -50,6 +51,7 @@ extension WriteTransaction {
             if index.isUnique {
                 for tuple in entries.tuples where tuple.origin.checksUniqueness { try checkUnique(tuple.bytes, in: built, for: ref) }
             }
+            noteStatistics(of: built, removing: nil, adding: entries)
             for (tuple, entry) in Self.stored(entries) {
                 try writer.add(prefix: built.prefix, tuple: tuple, isCut: entry.isCut, id: ref.id, isElement: entry.isElement)
             }
@@ -73,6 +75,7 @@ extension WriteTransaction {
         }
         guard let number else { return }
         try transaction.delete(key, in: writer.db)
+        indexState.statistics[number] = nil
         if number > 0 { try writer.removeAll(prefix: IndexDirectory.prefix(number)) }
     }
 }

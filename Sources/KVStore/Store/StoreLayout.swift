@@ -1,7 +1,7 @@
 import Foundation
 import LMDB
 
-/// How a store lays out its data in LMDB (format versions 1 and 2).
+/// How a store lays out its data in LMDB (format versions 1 to 3).
 ///
 /// Named databases:
 /// - `records`: key `kind 0x00 id` (UTF-8), value a ``RecordCodec`` encoding of the record's dictionary;
@@ -20,8 +20,13 @@ enum StoreLayout {
     /// read the journal's `kindDeclared` entries — refuses the store (``StoreError/Code/newerFormat``)
     /// instead; a store that never declares a kind stays at 1, readable by those too.
     static let catalogFormatVersion: UInt32 = 2
+    /// The format of a store with an index whose irregular entries are counted (``IndexStatistics``,
+    /// flagged in ``IndexDirectory``): 3. Building an index raises a store to it, so that a
+    /// kvstore that does not keep the counts — whose writes would leave them wrong, and which
+    /// reads such an index as not built, leaving its entries stale — refuses the store.
+    static let indexStatisticsFormatVersion: UInt32 = 3
     /// The newest format this build reads.
-    static let newestFormatVersion: UInt32 = catalogFormatVersion
+    static let newestFormatVersion: UInt32 = indexStatisticsFormatVersion
 
     static let records = "records"
     static let journal = "journal"

@@ -125,6 +125,7 @@ public final class WriteTransaction: ReadTransaction {
                 path: store.path)
         }
         try saveCounts()
+        try saveIndexStatistics()
         if let state = sequenceState {
             try transaction.put(StoreLayout.MetaKey.lastSequence, StoreLayout.uint64(state.last), in: databases.meta)
             try transaction.put(StoreLayout.MetaKey.lastCommit, StoreLayout.uint64(state.commit), in: databases.meta)

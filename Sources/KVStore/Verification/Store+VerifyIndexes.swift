@@ -2,10 +2,11 @@ import LMDB
 
 /// What ``Store/verify(progress:)`` checks of the `indexes` database.
 extension Store {
-    /// Each built index's entries are exactly those its records give: an entry missing, one whose
-    /// flags or ids disagree with the record (damaged), one no record gives (extra), one of no
-    /// built index, and a directory entry that does not decode are findings; so are an index
-    /// declared but not built, and one built but not declared. Reads each record's indexed keys
+    /// Each built index's entries, and the counts of its irregular ones (``IndexStatistics``), are
+    /// exactly those its records give: an entry missing, one whose flags or ids disagree with the
+    /// record (damaged), one no record gives (extra), one of no built index, counts that differ,
+    /// and a directory entry that does not decode are findings; so are an index declared but not
+    /// built, and one built but not declared. Reads each record's indexed keys
     /// once per index, and the database once; looks for extra entries only when the counts
     /// disagree or an entry was missing or damaged.
     func checkIndexes(_ txn: ReadTransaction, into report: inout VerificationReport) throws {
@@ -14,7 +15,8 @@ extension Store {
         let stored = try countEntries(txn, db, built: built, into: &report)
         for index in built {
             let before = report.findings.count + report.unlisted
-            let (expected, undecodableSeen) = try checkRecordEntries(of: index, txn, db, into: &report)
+            let (expected, undecodableSeen, irregular) = try checkRecordEntries(of: index, txn, db, into: &report)
+            try checkStatistics(of: index, irregular, txn, into: &report)
             let undecodable = stored.undecodable[index.number, default: 0] - undecodableSeen
             if undecodable > 0 {
                 report.add("index \(index.qualifiedName) has \(undecodable) entr\(undecodable == 1 ? "y" : "ies") of no record that do\(undecodable == 1 ? "es" : "") not decode")
@@ -55,6 +57,8 @@ extension Store {
                 }
             } else if !numbers.contains(number) {
                 orphans[number, default: 0] += 1
+            } else if key.count == 4 {
+                // The index's statistics: checked against its records.
             } else if let entry = IndexEntryLayout.decode(key: key, value: value, prefixLength: 4) {
                 counts[number, default: 0] += entry.items.count
             } else {
@@ -68,18 +72,35 @@ extension Store {
         return (counts, undecodable)
     }
 
+    /// Reports statistics of the index's irregular entries that are not `irregular`, the counts its
+    /// records give (when the store keeps them for the index).
+    private func checkStatistics(
+        of index: BuiltIndex, _ irregular: IndexStatistics, _ txn: ReadTransaction, into report: inout VerificationReport
+    ) throws {
+        guard index.countsIrregularEntries else { return }
+        guard let stored = try txn.storedStatistics(key: IndexStatistics.key(index.prefix), keyPaths: index.index.keyPaths.count) else {
+            report.add("index \(index.qualifiedName) has statistics that do not decode")
+            return
+        }
+        if stored != irregular {
+            report.add("index \(index.qualifiedName) has damaged statistics: they count \(stored); its records give \(irregular)")
+        }
+    }
+
     /// Checks that each record of the index's kind has its entries.
-    /// - Returns: how many record entries (ids under keys) the records give, and how many of the
-    ///   keys they give hold a value that does not decode.
+    /// - Returns: how many record entries (ids under keys) the records give, how many of the keys
+    ///   they give hold a value that does not decode, and the counts of their irregular entries.
     private func checkRecordEntries(
         of index: BuiltIndex, _ txn: ReadTransaction, _ db: Database, into report: inout VerificationReport
-    ) throws -> (expected: Int, undecodable: Int) {
+    ) throws -> (expected: Int, undecodable: Int, irregular: IndexStatistics) {
         var expected = 0, undecodable = 0
+        var irregular = IndexStatistics(keyPaths: index.index.keyPaths.count)
         try txn.transaction.scan(databases.records, prefix: StoreLayout.kindPrefix(index.kind)) { key, record in
             guard let ref = StoreLayout.ref(fromKey: key),
                   let entries = try? IndexEntries(index.index, top: { try RecordCodec.value(forKey: $0, in: record) }) else {
                 return true  // reported by the records' check
             }
+            if let counts = IndexStatistics(irregularEntriesOf: entries, in: index.index) { irregular.add(counts) }
             for (tuple, entry) in WriteTransaction.stored(entries) {
                 expected += 1
                 let entryKey = IndexEntryLayout.key(prefix: index.prefix, tuple: tuple, id: ref.id)
@@ -101,7 +122,7 @@ extension Store {
             }
             return true
         }
-        return (expected, undecodable)
+        return (expected, undecodable, irregular)
     }
 
     /// Reports the index's entries that no record gives.

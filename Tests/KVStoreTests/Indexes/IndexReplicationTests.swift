@@ -63,6 +63,20 @@ import TestSupport
         #expect(expected.count == Self.indexes.count && expected.values.allSatisfy { !$0.isEmpty }, sourceLocation: sourceLocation)
         #expect(try Self.contents(replica) == expected, sourceLocation: sourceLocation)
         #expect(try replica.findings() == [], sourceLocation: sourceLocation)
+        // The counts of irregular entries too (elements of tags, a dictionary, "ÉCOLE" folded).
+        let counts = try Self.statistics(replica)
+        #expect(counts == (try Self.statistics(source.store)), sourceLocation: sourceLocation)
+        #expect(counts["tags"]?.element == 38 && counts["feed,n"]?.unordered == [1, 0] && counts["title (folded)"]?.reformed == [19],
+                "\(counts)", sourceLocation: sourceLocation)
+    }
+
+    /// Each index's statistics, by description.
+    static func statistics(_ store: Store) throws -> [String: IndexStatistics] {
+        try store.read { txn in
+            var counts: [String: IndexStatistics] = [:]
+            for built in try txn.builtIndexes() { counts[built.index.description] = try txn.indexStatistics(of: built) }
+            return counts
+        }
     }
 
     @Test func theSourceItselfIsHealthy() throws {

@@ -33,11 +33,77 @@ struct PlannerExplainTests {
 
     @Test("other conditions scan the kind", arguments: [
         "TRUEPREDICATE", "feed != 'f1'", "feed CONTAINS 'f'", "feed ==[c] 'F1'", "ALL tags == 'x'",
-        "NOT feed == 'f1'", "feed == 'f1' OR feed == 'f2'", "published > 3", "feed == $feed.x",
-        "feed.@count == 1", "'f1' == feed",
+        "NOT feed == 'f1'", "feed == 'f1' OR published > 3", "published > 3", "feed == $feed.x",
+        "feed.@count == 1", "'f1' BEGINSWITH feed", "'f1' != feed",
     ])
     func scans(predicate: String) throws {
         #expect(try Self.explain(Self.store(), predicate, variables: ["feed": "f1"]) == "scan item")
+    }
+
+    @Test("a literal on the left reads the index as the mirrored comparison", arguments: [
+        ("'f1' == feed", "feed == 'f1'"), ("'f1' < feed", "feed > 'f1'"), ("'f1' >= feed", "feed <= 'f1'"),
+        ("nil == feed", "feed == nil"), ("$feed == feed AND 4 < published", "feed == 'f2' AND published > 4"),
+        ("4 < published", "published > 4"), ("5 == published", "published == 5"),
+    ])
+    func literalOnTheLeft(predicate: String, mirrored: String) throws {
+        let t = try Self.store()
+        try t.store.declareIndex(indexOn("published"), ofKind: "item")
+        try t.store.write { txn in
+            // An array compared whole: `'f1' == feed` does not hold for ['f1'], `feed == 'f1'` does.
+            try txn.insert(["feed": ["f1"], "published": [5, 6]], as: ref("item/array"))
+            try txn.insert(["feed": "f2", "published": 9], as: ref("item/f2"))
+        }
+        #expect(try Self.explain(t, predicate, variables: ["feed": "f2"]).hasPrefix("index item."))
+        try t.store.read { txn in
+            let query = RecordQuery(kind: "item", where: try KeyPathPredicate(predicate), variables: ["feed": "f2"])
+            let expected = try txn.refs(ofKind: "item").filter { try txn.evaluate(query.predicate, on: $0, variables: query.variables) }.map(\.id)
+            #expect(try txn.fetch(query).map(\.ref.id).sorted() == expected.sorted())
+            #expect(try txn.count(matching: query) == expected.count)
+            #expect(try txn.explain(RecordQuery(kind: "item", where: try KeyPathPredicate(mirrored))) == txn.explain(query))
+        }
+    }
+
+    @Test("an OR whose operands each have an index reads their union", arguments: [
+        ("feed == 'f1' OR feed == 'f2'", "index item.feed"),
+        ("feed == 'f1' OR title BEGINSWITH[cd] 'ete 1'", "index item.feed | index item.title"),
+        ("(feed == 'f0' AND published > 10) OR title ==[c] 'été 4' OR feed IN {'f1'}", "index item.feed,published | index item.title | index item.feed"),
+        ("title CONTAINS 'e' AND (feed == 'f2' OR title ==[cd] 'ETE 3')", "index item.feed | index item.title"),
+    ])
+    func union(predicate: String, explained: String) throws {
+        let t = try Self.store()
+        try t.store.insert(["feed": "f1", "tags": ["f1"]], as: ref("item/extra"))
+        try t.store.read { txn in
+            for sort in [[], ["published:desc"]] {
+                let query = RecordQuery(kind: "item", where: try KeyPathPredicate(predicate), sortedBy: try sort.map(KeyPathSort.init(parsing:)), limit: 6, offset: 1)
+                let line = try txn.explain(query).description
+                // (With the sort, `feed,published` serves `feed == …` as well as `feed` does.)
+                #expect(sort.isEmpty ? line == explained : line.hasPrefix("index item.feed"))
+                let expected = try txn.refs(ofKind: "item").filter { try txn.evaluate(query.predicate, on: $0) }
+                let all = RecordQuery(kind: "item", where: query.predicate, sortedBy: query.sort)
+                #expect(try txn.fetch(all).count == expected.count && expected.count > 1)
+                #expect(try txn.count(matching: all) == expected.count)
+                if sort.isEmpty { #expect(try txn.fetch(query).map(\.ref) == Array(expected.sorted().dropFirst().prefix(6))) }
+            }
+        }
+    }
+
+    @Test("LIKE with a literal start reads the range BEGINSWITH reads, and keeps the LIKE", arguments: [
+        ("title LIKE[cd] 'ETE 1*'", "index item.title"), ("title LIKE[c] 'été 1?'", "index item.title"),
+        ("feed LIKE 'f*1'", "index item.feed"), ("feed LIKE 'f\\\\*'", "index item.feed"), ("feed LIKE '*1'", "scan item"),
+        ("feed LIKE '?1'", "scan item"), ("ANY tags LIKE 't*'", "scan item"),
+    ])
+    func like(predicate: String, explained: String) throws {
+        let t = try Self.store()
+        try t.store.insert(["feed": "f*", "title": "Été 1*"], as: ref("item/star"))
+        try t.store.read { txn in
+            let query = RecordQuery(kind: "item", where: try KeyPathPredicate(predicate))
+            #expect(try txn.explain(query).description == explained)
+            let plan = try QueryPlanner.plan(for: query, in: txn)
+            #expect(plan.residual == query.predicate)
+            let expected = try txn.refs(ofKind: "item").filter { try txn.evaluate(query.predicate, on: $0) }
+            #expect(try txn.fetch(query).map(\.ref) == expected.sorted() && !expected.isEmpty)
+        }
+        #expect(IndexCondition.literalStart(ofPattern: "a\\?b*c") == "a?b" && IndexCondition.literalStart(ofPattern: "ab\\") == "ab")
     }
 
     @Test("a compound index serves an equality then a range")

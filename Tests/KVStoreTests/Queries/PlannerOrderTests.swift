@@ -101,4 +101,30 @@ struct PlannerOrderTests {
             #expect(try txn.count(matching: query) == 5)
         }
     }
+
+    @Test("conjuncts the index answers exactly leave the residual; the others stay")
+    func partialResidual() throws {
+        let t = try indexedStore([indexOn("feed", "published")])
+        try t.store.write { txn in
+            for n in 0 ..< 30 {
+                try txn.insert(["feed": .reference(ref("feed/\(n % 2)")), "published": .int(Int64(n)), "title": .string("t\(n % 3)")],
+                               as: ref("item/\(n)"))
+            }
+        }
+        let cases: [(String, String?)] = [
+            ("feed == $feed AND published > 20 AND title CONTAINS '1'", "title CONTAINS \"1\""),
+            ("title == 't2' AND feed == $feed AND published < 9 AND NOT title == 't1'", "title == \"t2\" AND NOT title == \"t1\""),
+            ("feed == $feed AND published > 3", nil),
+            ("feed == $feed AND published > 3 AND published < 12", "published < 12"),
+        ]
+        for (text, residual) in cases {
+            let query = RecordQuery(kind: "item", where: try KeyPathPredicate(text), variables: ["feed": .reference(ref("feed/0"))])
+            try t.store.read { txn in
+                let plan = try QueryPlanner.plan(for: query, in: txn)
+                #expect(plan.residual?.description == residual, "\(text)")
+                let expected = try txn.refs(ofKind: "item").filter { try txn.evaluate(query.predicate, on: $0, variables: query.variables) }.map(\.id)
+                #expect(try txn.fetch(query).map(\.ref.id) == expected.sorted(by: UTF8Text.precedes) && !expected.isEmpty, "\(text)")
+            }
+        }
+    }
 }

@@ -4,7 +4,9 @@
 /// A query's top-level `AND` conjuncts are matched against an index's key paths: equalities
 /// (`==`, `IN`) on its leading key paths, then one range (`<`, `<=`, `>`, `>=`, `BETWEEN`,
 /// `BEGINSWITH`, `== nil`, or another equality) on the next. Several `IN` values give several
-/// ranges (their cross product, for `IN`s on several key paths).
+/// ranges (their cross product, for `IN`s on several key paths). A literal on the left (`5 < age`)
+/// counts as the mirrored comparison, whose entries from an array's element are re-checked
+/// (``IndexCondition/testsWholeValues``).
 struct IndexChoice {
     let scan: IndexScan
     /// The key paths the conditions bound by equality.
@@ -16,6 +18,8 @@ struct IndexChoice {
     /// The values of the equalities, when they are one each (no `IN`): the start of every
     /// candidate's tuple.
     let prefix: [Value]?
+    /// Per range, the length of the equalities' values its tuples start with.
+    let rangeOffsets: [Int]
 
     /// The most ranges an index scan reads (the product of the `IN` lists).
     static let maximumRanges = 256
@@ -29,7 +33,8 @@ struct IndexChoice {
         for index in try transaction.indexes(ofKind: query.kind) {
             guard let found = match(index, conditions), let built = try transaction.builtIndex(index, ofKind: query.kind) else { continue }
             let choice = IndexChoice(scan: IndexScan(built: built, ranges: found.ranges), equalityCount: found.equalities,
-                                     hasRange: found.used.count > found.equalities, used: found.used, prefix: found.prefix)
+                                     hasRange: found.used.count > found.equalities, used: found.used, prefix: found.prefix,
+                                     rangeOffsets: found.offsets)
             if best.map({ choice.ranks(above: $0, for: query) }) ?? true { best = choice }
         }
         return best
@@ -43,18 +48,35 @@ struct IndexChoice {
         }
     }
 
-    /// More equalities first, then a range, then one that can give the query's order.
+    /// More equalities first, then a range, then one that can give more of the query's order.
     private func ranks(above other: IndexChoice, for query: RecordQuery) -> Bool {
         let (mine, theirs) = ((equalityCount, hasRange ? 1 : 0), (other.equalityCount, other.hasRange ? 1 : 0))
-        return mine != theirs ? mine > theirs : mayGiveOrder(of: query) && !other.mayGiveOrder(of: query)
+        return mine != theirs ? mine > theirs : orderableSortKeys(of: query) > other.orderableSortKeys(of: query)
     }
 
-    /// Whether the key paths after the equalities are the query's sort key paths, all ascending
-    /// (or one descending, read backward), with one range at most: the index's key order is then
-    /// the query's (if its entries allow: see ``IndexScan/survey(in:sortOffset:readingEntries:)``).
-    func mayGiveOrder(of query: RecordQuery) -> Bool {
-        guard prefix != nil, scan.ranges.count <= 1, query.sort.allSatisfy(\.ascending) || query.sort.count == 1 else { return false }
-        return Array(scan.built.index.keyPaths[equalityCount...]) == query.sort.map(\.keyPath)
+    /// How many of the query's sort descriptors, from the first, are the index's key paths after
+    /// the equalities, each in the first one's direction (a descending one reads the index
+    /// backward): the index's key order is theirs, if its entries allow (see
+    /// ``IndexScan/survey(in:sortKeys:sortOffset:wantsExact:)``) — merging the ranges when there are
+    /// several (``IndexScan/mergeOffsets``).
+    func orderableSortKeys(of query: RecordQuery) -> Int {
+        guard let first = query.sort.first else { return 0 }
+        return zip(scan.built.index.keyPaths[equalityCount...], query.sort).prefix { path, sort in
+            path == sort.keyPath && sort.ascending == first.ascending
+        }.count
+    }
+
+    /// Whether the index's key order is the query's whole order, ties by id, when its first
+    /// `sortKeys` are (and the entries allow): they are all the sort descriptors and all the key
+    /// paths after the equalities (for no sort, id order: every key path is an equality).
+    func givesWholeOrder(sortKeys: Int, of query: RecordQuery) -> Bool {
+        prefix != nil && scan.ranges.count <= 1 && sortKeys == query.sort.count && scan.built.index.keyPaths.count == equalityCount + sortKeys
+    }
+
+    /// Where the first sort key's component starts in each candidate's tuple: after the
+    /// equalities' values (nil when they are not one value each).
+    var sortOffset: Int? {
+        prefix.map { Self.encodedLength($0, folded: scan.built.index.isFolded) }
     }
 
     /// The operands of a top-level `AND`, nested ones flattened; the predicate itself otherwise.
@@ -64,7 +86,9 @@ struct IndexChoice {
     }
 
     /// The ranges of `index` that `conditions` give; nil when none is on its first key path.
-    private static func match(_ index: KindIndex, _ conditions: [IndexCondition]) -> (ranges: [IndexKeyRange], equalities: Int, used: [IndexCondition], prefix: [Value]?)? {
+    private static func match(
+        _ index: KindIndex, _ conditions: [IndexCondition]
+    ) -> (ranges: [IndexKeyRange], offsets: [Int], equalities: Int, used: [IndexCondition], prefix: [Value]?)? {
         var prefixes: [[Value]] = [[]]
         var equalities = 0
         var used: [IndexCondition] = []
@@ -87,13 +111,25 @@ struct IndexChoice {
             used.append(condition)
         }
         guard equalities > 0 || hasRange else { return nil }
-        var ranges: [IndexKeyRange] = []
+        var ranges: [IndexKeyRange] = [], offsets: [Int] = []
         for prefix in prefixes {
+            let offset = encodedLength(prefix, folded: index.isFolded)
             for condition in rangeConditions {
-                guard let range = IndexKeyRange(equal: prefix, then: condition, folded: index.isFolded) else { return nil }
-                if !range.isEmpty { ranges.append(range) }
+                guard var range = IndexKeyRange(equal: prefix, then: condition, folded: index.isFolded) else { return nil }
+                if used.contains(where: \.testsWholeValues) { range.recheckElements = true }
+                if !range.isEmpty {
+                    ranges.append(range)
+                    offsets.append(offset)
+                }
             }
         }
-        return (ranges, equalities, used, prefixes.count == 1 ? prefixes[0] : nil)
+        return (ranges, offsets, equalities, used, prefixes.count == 1 ? prefixes[0] : nil)
+    }
+
+    /// The length of `values` encoded as a tuple's start.
+    private static func encodedLength(_ values: [Value], folded: Bool) -> Int {
+        var bytes: [UInt8] = []
+        for value in values { IndexKeyEncoding.append(value, folded: folded, to: &bytes) }
+        return bytes.count
     }
 }

@@ -7,6 +7,12 @@ struct IndexCondition {
     let conditions: [IndexKeyRange.Condition]
     /// The comparison's string options.
     let options: StringComparisonOptions
+    /// Whether the comparison tests the key path's value whole, an array not fanning out into its
+    /// elements: a literal on the left (`5 < age`), which the predicate language compares with the
+    /// right side's value as it is. An index's entries from elements must then be re-checked.
+    let testsWholeValues: Bool
+    /// The conjunct it was read from, as written.
+    let comparison: PredicateComparison
 
     /// Whether it is an equality (`==` a value, or `IN` values) that a compound index can take
     /// as a prefix.
@@ -15,8 +21,14 @@ struct IndexCondition {
     }
 
     /// The condition `comparison` states, if an index can serve it: an `ANY` or no quantifier, a
-    /// key path on the left (no collection operator), literals on the right.
+    /// key path on the left (no collection operator), literals on the right — or a literal on the
+    /// left of `==`, `<`, `<=`, `>` or `>=` and a key path on the right, read as the mirrored
+    /// comparison (`5 < age` as `age > 5`) of the value whole (``testsWholeValues``).
     init?(_ comparison: PredicateComparison, variables: [String: Value]) {
+        self.comparison = comparison
+        let mirrored = Self.mirrored(comparison, variables)
+        let comparison = mirrored ?? comparison
+        testsWholeValues = mirrored != nil
         guard comparison.quantifier == nil || comparison.quantifier == .anyElement,
               case .keyPath(let path) = comparison.left, path.firstKey != nil,
               !path.components.contains(where: { if case .operator = $0 { true } else { false } }) else { return nil }
@@ -42,6 +54,11 @@ struct IndexCondition {
             conditions = [.between(bounds[0], bounds[1])]
         case .beginsWith:
             guard case .string(let prefix)? = right else { return nil }
+            conditions = [.beginsWith(prefix)]
+        case .like:
+            // `LIKE 'abc*'`: the strings that begin with the literal start (a superset; the
+            // comparison stays in the residual, as `.beginsWith` is never exact).
+            guard case .string(let pattern)? = right, let prefix = Self.literalStart(ofPattern: pattern) else { return nil }
             conditions = [.beginsWith(prefix)]
         default:
             return nil
@@ -84,6 +101,35 @@ struct IndexCondition {
         case .int, .double, .date, .bool, .reference: true
         default: false
         }
+    }
+
+    /// The characters a `LIKE` pattern starts with before its first wildcard (`*`, `?`), an
+    /// escape (`\*`) read as the character it makes literal; nil when there are none.
+    static func literalStart(ofPattern pattern: String) -> String? {
+        var start = "", escaping = false
+        for character in pattern {
+            if escaping {
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+                continue
+            } else if character == "*" || character == "?" {
+                break
+            }
+            start.append(character)
+        }
+        return start.isEmpty ? nil : start
+    }
+
+    /// `literal op keyPath` as `keyPath op' literal`, for the operators whose mirror is one; nil
+    /// for any other comparison.
+    private static func mirrored(_ comparison: PredicateComparison, _ variables: [String: Value]) -> PredicateComparison? {
+        guard comparison.quantifier == nil, case .keyPath = comparison.right, literal(comparison.left, variables) != nil else { return nil }
+        let mirror: [PredicateOperator: PredicateOperator] = [
+            .equal: .equal, .less: .greater, .lessOrEqual: .greaterOrEqual, .greater: .less, .greaterOrEqual: .lessOrEqual,
+        ]
+        guard let op = mirror[comparison.operator] else { return nil }
+        return PredicateComparison(comparison.right, op, comparison.left, options: comparison.options)
     }
 
     private static func range(_ op: PredicateOperator, _ value: Value) -> IndexKeyRange.Condition {

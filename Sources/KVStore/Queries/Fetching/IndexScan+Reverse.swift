@@ -16,9 +16,10 @@ extension IndexScan {
         }
         let finished: Bool = try transaction.transaction.withCursor(on: db) { cursor in
             var entry = try upper.map { try cursor.seek(atOrAfter: $0) == nil ? cursor.last() : cursor.previous() } ?? cursor.last()
-            while let (key, value) = entry, !key.lexicographicallyPrecedes(lower) {
+            // (The index's statistics, keyed by its number alone, end the walk: no range holds them.)
+            while let (key, value) = entry, !key.lexicographicallyPrecedes(lower), key.count > prefixLength {
                 guard let stored = IndexEntryLayout.decode(key: key, value: value, prefixLength: prefixLength) else {
-                    throw StoreError(.corrupt, "an entry of index \(built.qualifiedName) does not decode", path: transaction.store.path)
+                    throw undecodableEntry(in: transaction)
                 }
                 let tuple = Array(key[prefixLength ..< prefixLength + stored.tupleLength])
                 if tuple != groupTuple {

@@ -5,7 +5,7 @@
 /// The ranges hold every record the planner's conditions can match (a superset when entries must
 /// be re-checked: ``needsRecheck(_:)`` tells which), so the plan checks a residual predicate on
 /// the candidates. Candidates come in key order (tuple, then id) per range, ranges in the order
-/// given, then the unknown bucket.
+/// given — or, with ``mergeOffsets``, the ranges merged —, then the unknown bucket.
 struct IndexScan: CandidateSource, Hashable {
     let built: BuiltIndex
     /// The ranges read, in order; a record in several is given once.
@@ -13,17 +13,25 @@ struct IndexScan: CandidateSource, Hashable {
     /// Whether each range is read from its last tuple to its first (the records of one tuple
     /// still in ascending id order).
     var reverse = false
+    /// When set, the ranges are read together, merged in the order of their tuples after these
+    /// offsets (one per range: the length of the equalities' values it starts with), so that
+    /// an `IN` list's ranges come in the order of the sort key after it
+    /// (``forEachMergedID(in:offsets:_:)``).
+    var mergeOffsets: [Int]?
 
     func forEachCandidate(in transaction: ReadTransaction, _ body: (Candidate) throws -> Bool) throws {
         var seen = Set<String>()
-        for range in ranges + [.unknownBucket] {
-            var goOn = true
-            func give(_ id: String) throws -> Bool {
-                guard seen.insert(id).inserted else { return true }
-                var bytes = Array(id.utf8)
-                goOn = try bytes.withUnsafeMutableBytes { try body(Candidate(id: UnsafeRawBufferPointer($0), bytes: nil)) }
-                return goOn
-            }
+        var goOn = true
+        func give(_ id: String) throws -> Bool {
+            guard seen.insert(id).inserted else { return true }
+            var bytes = Array(id.utf8)
+            goOn = try bytes.withUnsafeMutableBytes { try body(Candidate(id: UnsafeRawBufferPointer($0), bytes: nil)) }
+            return goOn
+        }
+        if let mergeOffsets {
+            guard try forEachMergedID(in: transaction, offsets: mergeOffsets, give) else { return }
+        }
+        for range in (mergeOffsets == nil ? ranges : []) + [.unknownBucket] {
             if reverse && range != .unknownBucket {
                 _ = try forEachIDBackward(in: range, transaction, give)
             } else {
@@ -35,52 +43,21 @@ struct IndexScan: CandidateSource, Hashable {
 
     func knownCount(in transaction: ReadTransaction) throws -> Int? { nil }
 
-    /// What the entries of the ranges allow, read from the index alone (no record):
-    /// - `exact`: no entry must be re-checked (none inexact, none in a cut bound, none an element
-    ///   where the condition tests whole values) and the unknown bucket is empty;
-    /// - `ordered`: the unknown bucket is empty and, when `sortOffset` is given, no entry is an
-    ///   element or inexact and each one's component at `sortOffset` in its tuple is missing, a
-    ///   bool, a number or a date that is not NaN — the classes whose index order is the sort
-    ///   order (strings are not: stored strings need not be NFC, as the index keeps them).
-    func survey(in transaction: ReadTransaction, sortOffset: Int?, readingEntries: Bool) throws -> (exact: Bool, ordered: Bool) {
-        var unknownEmpty = true
-        try forEachItem(in: .unknownBucket, transaction) { _, _, _ in
-            unknownEmpty = false
-            return false
-        }
-        guard unknownEmpty else { return (false, false) }
-        guard readingEntries else { return (false, true) }
-        var (exact, ordered) = (true, true)
-        for range in ranges where exact || (ordered && sortOffset != nil) {
-            try forEachItem(in: range, transaction) { _, needsRecheck, entry in
-                if needsRecheck { exact = false }
-                if let sortOffset, !Self.keepsSortOrder(entry, at: sortOffset) { ordered = false }
-                return exact || (ordered && sortOffset != nil)
-            }
-        }
-        return (exact, ordered)
-    }
-
-    private static let sortableClasses: Set<UInt8> = {
-        let c = IndexKeyEncoding.Class.self
-        return [c.missing, c.false, c.true, c.number + c.negative, c.number + c.zero, c.number + c.positive,
-                c.date + c.negative, c.date + c.zero, c.date + c.positive]
-    }()
-
-    private static func keepsSortOrder(_ entry: (tuple: UnsafeRawBufferPointer, flags: IndexEntryFlags), at offset: Int) -> Bool {
-        entry.flags.isDisjoint(with: [.element, .inexact]) && offset < entry.tuple.count && sortableClasses.contains(entry.tuple[offset])
+    /// The error for an entry of the index that does not decode.
+    func undecodableEntry(in transaction: ReadTransaction) -> StoreError {
+        StoreError(.corrupt, "an entry of index \(built.qualifiedName) does not decode", path: transaction.store.path)
     }
 
     /// Calls `body` with the id of each record under an entry of `range`, whether that entry must
     /// be re-checked, and the entry's tuple and flags, until it returns false.
-    private func forEachItem(
+    func forEachItem(
         in range: IndexKeyRange, _ transaction: ReadTransaction,
         _ body: (String, Bool, (tuple: UnsafeRawBufferPointer, flags: IndexEntryFlags)) throws -> Bool
     ) throws {
         let prefixLength = built.prefix.count
         try transaction.forEachIndexEntry(of: built, in: range) { key, stored in
             guard let stored else {
-                throw StoreError(.corrupt, "an entry of index \(built.qualifiedName) does not decode", path: transaction.store.path)
+                throw undecodableEntry(in: transaction)
             }
             let tuple = UnsafeRawBufferPointer(rebasing: key[prefixLength ..< prefixLength + stored.tupleLength])
             let recheck = range.needsRecheck(tuple, flags: stored.flags)

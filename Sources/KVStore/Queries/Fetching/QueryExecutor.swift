@@ -18,10 +18,10 @@ struct QueryExecutor {
     func forEachResult(_ body: (CurrentCandidate) throws -> Bool) throws {
         if query.limit == 0 { return }
         let current = try CurrentCandidate(kind: query.kind, in: transaction)
-        if plan.order == .sorted(query.sort) {
-            try stream(current, loading: true, body)
-        } else {
-            try sort(current, body)
+        switch plan.order {
+        case .sorted(let sort) where sort == query.sort: try stream(current, loading: true, body)
+        case .grouped(let sort, let leading) where sort == query.sort: try sortGroups(leading: leading, current, body)
+        default: try sort(current, body)
         }
     }
 
@@ -48,10 +48,11 @@ struct QueryExecutor {
     }
 
     /// The plan's access path.
-    private var source: any CandidateSource {
+    var source: any CandidateSource {
         switch plan.access {
         case .scan(let scan): scan
         case .index(let scan): scan
+        case .union(let union): union
         }
     }
 
@@ -92,7 +93,12 @@ struct QueryExecutor {
                 return true
             }
         }
-        for entry in kept.sorted().dropFirst(query.offset) {
+        try give(kept.sorted(), current, body)
+    }
+
+    /// Gives the kept matches after the offset, in order, each record looked up again.
+    func give(_ kept: [SortEntry], _ current: CurrentCandidate, _ body: (CurrentCandidate) throws -> Bool) throws {
+        for entry in kept.dropFirst(query.offset) {
             let goOn = try transaction.withRecordBytes(entry.ref) { bytes in
                 current.set(entry.ref, bytes: try transaction.existing(bytes, entry.ref))
                 return try body(current)
@@ -101,7 +107,7 @@ struct QueryExecutor {
         }
     }
 
-    private func residualFilter(_ current: CurrentCandidate) -> ResidualFilter? {
+    func residualFilter(_ current: CurrentCandidate) -> ResidualFilter? {
         plan.residual.map { ResidualFilter($0, variables: query.variables, values: values(current)) }
     }
 }
@@ -124,6 +130,13 @@ struct ResultOrder {
     func sortValues(_ values: CandidateValues) throws -> [Value?] {
         try descriptors.map { descriptor in
             SortValueOrder.prepared(try values.lenientValue(at: descriptor.keyPath), for: descriptor.strings)
+        }
+    }
+
+    /// Whether two matches' values tie on the first `count` descriptors.
+    func ties(_ a: [Value?], _ b: [Value?], onFirst count: Int) -> Bool {
+        descriptors.prefix(count).enumerated().allSatisfy { index, descriptor in
+            SortValueOrder.compare(a[index], b[index], strings: descriptor.strings) == .orderedSame
         }
     }
 

@@ -16,12 +16,18 @@ struct QueryPlan: Hashable, CustomStringConvertible {
         case scan(KindScan)
         /// The records of an index's ranges and its unknown bucket.
         case index(IndexScan)
+        /// The records of several index scans, one per operand of an `OR`.
+        case union(IndexUnion)
     }
 
     /// The order candidates come in.
     enum Order: Hashable {
         /// By these descriptors, then by id ascending; `.sorted([])` is id order.
         case sorted([KeyPathSort])
+        /// By the first `leading` of these descriptors (at least one), ties in any order: the
+        /// executor sorts each run of equal leading values, and stops after the run that
+        /// completes the page.
+        case grouped([KeyPathSort], leading: Int)
         /// No order the executor can use.
         case unordered
     }
@@ -31,11 +37,13 @@ struct QueryPlan: Hashable, CustomStringConvertible {
     var residual: KeyPathPredicate?
     var order: Order
 
-    /// One line, as `explain` prints it: `scan KIND`, or `index KIND.NAME` (`index item.feed,published`).
+    /// One line, as `explain` prints it: `scan KIND`, `index KIND.NAME` (`index item.feed,published`),
+    /// or for a union the indexes joined by ` | ` (`index item.feed | index item.tags`).
     var description: String {
         switch access {
         case .scan(let scan): "scan \(scan.kind)"
         case .index(let scan): "index \(scan.built.qualifiedName)"
+        case .union(let union): union.description
         }
     }
 }
@@ -43,49 +51,77 @@ struct QueryPlan: Hashable, CustomStringConvertible {
 /// Chooses the plan of a query: the one place where an access path is picked.
 enum QueryPlanner {
     /// The plan for `query` in `transaction`: the ranges of the index that bounds the most key
-    /// paths by equality (``IndexChoice``), or a scan of the kind. A kind whose
+    /// paths by equality (``IndexChoice``); else, for an `OR` whose operands each have an index,
+    /// the union of their scans (``IndexUnion``: the whole predicate re-checked, the executor
+    /// ordering); else a scan of the kind. A kind whose
     /// `valueForUndefinedKey` hook gives values no index holds is always scanned.
     ///
     /// An index's candidates are a superset of the results (entries re-checked, the unknown
-    /// bucket, `[c]` on a folded index), so the whole predicate stays the residual unless every
-    /// conjunct is one of the index's conditions, each exact, and no entry of its ranges needs a
-    /// re-check. They come in the query's order when the index's key order is it
-    /// (``IndexChoice/mayGiveOrder(of:)``, one sort key path at most; descending reads it backward) and its entries allow it
-    /// (``IndexScan/survey(in:sortOffset:readingEntries:)``); else unordered.
+    /// bucket, `[c]` on a folded index), so the whole predicate stays the residual unless no entry
+    /// of its ranges needs a re-check: then the conjuncts that are exact conditions of the index
+    /// (``IndexCondition/isExact``) are left out of it (``residual(of:without:)``). They come in the query's order when the index's key paths after the equalities
+    /// are the sort's (``IndexChoice/givesWholeOrder(sortKeys:of:)``; descending reads it backward)
+    /// and its entries allow it (``IndexScan/survey(in:sortKeys:sortOffset:wantsExact:)``, which
+    /// reads no entry of the ranges); grouped by the leading sort keys when the index gives their
+    /// order only (``IndexChoice/orderableSortKeys(of:)``); else unordered.
     static func plan(for query: RecordQuery, in transaction: ReadTransaction) throws -> QueryPlan {
-        let residual = query.predicate == .true ? nil : query.predicate
-        guard try transaction.effectiveKind(named: query.kind)?.valueForUndefinedKey == nil,
-              let choice = try IndexChoice.best(for: query, in: transaction) else {
+        var residual = query.predicate == .true ? nil : query.predicate
+        guard try transaction.effectiveKind(named: query.kind)?.valueForUndefinedKey == nil else {
             return QueryPlan(access: .scan(KindScan(kind: query.kind)), residual: residual, order: .sorted([]))
         }
-        let conjuncts = IndexChoice.conjuncts(of: query.predicate)
-        let mayBeExact = IndexChoice.conditions(of: query).count == conjuncts.count && choice.used.count == conjuncts.count
-            && choice.used.allSatisfy(\.isExact)
-        let mayBeOrdered = choice.mayGiveOrder(of: query) && query.sort.count <= 1
-        var sortOffset: Int?
-        if mayBeOrdered, !query.sort.isEmpty, let prefix = choice.prefix {
-            var bytes: [UInt8] = []
-            for value in prefix { IndexKeyEncoding.append(value, folded: choice.scan.built.index.isFolded, to: &bytes) }
-            sortOffset = bytes.count
+        guard let choice = try IndexChoice.best(for: query, in: transaction) else {
+            if let union = try IndexUnion.best(for: query, in: transaction) {
+                return QueryPlan(access: .union(union), residual: residual, order: .unordered)
+            }
+            return QueryPlan(access: .scan(KindScan(kind: query.kind)), residual: residual, order: .sorted([]))
         }
-        var (exact, ordered) = (false, false)
-        if mayBeExact || mayBeOrdered {
-            (exact, ordered) = try choice.scan.survey(in: transaction, sortOffset: sortOffset, readingEntries: mayBeExact || sortOffset != nil)
+        let answerable = choice.used.filter(\.isExact)
+        let orderable = choice.orderableSortKeys(of: query)
+        let wholeOrder = choice.givesWholeOrder(sortKeys: orderable, of: query)
+        var order = QueryPlan.Order.unordered
+        if !answerable.isEmpty || orderable > 0 || wholeOrder {
+            let sortKeys = query.sort.prefix(orderable).enumerated().map {
+                IndexScan.SortKey(position: choice.equalityCount + $0.offset, strings: $0.element.strings)
+            }
+            let survey = try choice.scan.survey(in: transaction, sortKeys: sortKeys, sortOffset: choice.sortOffset, wantsExact: !answerable.isEmpty)
+            if survey.exact { residual = Self.residual(of: query.predicate, without: answerable) }
+            if let ordered = survey.orderedKeys {
+                if wholeOrder && ordered == orderable {
+                    order = .sorted(query.sort)
+                } else if ordered > 0 {
+                    order = .grouped(query.sort, leading: ordered)
+                }
+            }
         }
         var scan = choice.scan
-        scan.reverse = mayBeOrdered && ordered && query.sort.first?.ascending == false
-        return QueryPlan(access: .index(scan), residual: mayBeExact && exact ? nil : residual,
-                         order: mayBeOrdered && ordered ? .sorted(query.sort) : .unordered)
+        scan.reverse = order != .unordered && query.sort.first?.ascending == false
+        if order != .unordered, scan.ranges.count > 1 { scan.mergeOffsets = choice.rangeOffsets }
+        return QueryPlan(access: .index(scan), residual: residual, order: order)
+    }
+}
+
+extension QueryPlanner {
+    /// `predicate` without the conjuncts of its top-level `AND` that `answered` state, which
+    /// every candidate of an exact index scan satisfies; nil when none is left.
+    static func residual(of predicate: KeyPathPredicate, without answered: [IndexCondition]) -> KeyPathPredicate? {
+        var left = IndexChoice.conjuncts(of: predicate)
+        for condition in answered {
+            if let index = left.firstIndex(of: .comparison(condition.comparison)) { left.remove(at: index) }
+        }
+        left.removeAll { $0 == .true }
+        return left.isEmpty ? nil : left.count == 1 ? left[0] : .and(left)
     }
 }
 
 /// What ``ReadTransaction/explain(_:)`` tells of a query's plan.
 ///
-/// Its description is one line: `scan item` when the query reads every record of the kind, and
+/// Its description is one line: `scan item` when the query reads every record of the kind,
 /// `index item.feed` (`index item.feed,published` for a compound index) when it reads an index's
-/// ranges.
+/// ranges, and `index item.feed | index item.tags` when it reads the union of several indexes'
+/// ranges, one per operand of an `OR` (each index named once).
 public struct QueryExplanation: Sendable, Hashable, CustomStringConvertible {
-    /// The line: `scan KIND`, or `index KIND.NAME` (the key paths joined by commas).
+    /// The line: `scan KIND`, `index KIND.NAME` (the key paths joined by commas), or several
+    /// `index KIND.NAME` joined by ` | `.
     public let description: String
 
     init(_ plan: QueryPlan) {
