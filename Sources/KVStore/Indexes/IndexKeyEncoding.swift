@@ -100,6 +100,8 @@ enum IndexKeyEncoding {
     /// The component of `value` alone.
     static func component(_ value: Value, folded: Bool) -> [UInt8] {
         var out: [UInt8] = []
+        // Room for the usual component at once: a string's bytes and terminator, a number's 11.
+        if case .string(let string) = value { out.reserveCapacity(string.utf8.count + 3) } else { out.reserveCapacity(11) }
         append(value, folded: folded, to: &out)
         return out
     }
