@@ -43,7 +43,16 @@ struct IndexEntries: Equatable {
     /// The entries of the record whose top-level values `top` gives (nil for a missing key).
     init(_ index: KindIndex, top: (String) throws -> Value?) rethrows {
         guard index.keyPaths.count > 1 else {
-            let values = try Self.values(at: index.keyPaths[0], top: top)
+            let path = index.keyPaths[0]
+            // The common case: a top-level key holding one value, its one tuple.
+            if path.components.count == 1, let key = path.firstKey {
+                let value = try top(key) ?? .null
+                if case .array = value {} else {
+                    tuples = [Self.component(value, isArray: false, folded: index.isFolded)]
+                    return
+                }
+            }
+            let values = try Self.values(at: path, top: top)
             tuples = values.map { Self.components($0.elements, isArray: $0.isArray, folded: index.isFolded) } ?? Self.unknown
             return
         }

@@ -52,6 +52,7 @@ extension WriteTransaction {
         old: ((String) throws -> Value?)?, new: ((String) throws -> Value?)?
     ) throws -> IndexChanges? {
         var changes = IndexChanges(ref: ref)
+        changes.indexes.reserveCapacity(built.count)
         for index in built where changedKey == nil || index.index.keyPaths.contains(where: { $0.firstKey == changedKey }) {
             let before = try old.map { try IndexEntries(index.index, top: $0) }
             let after = try new.map { try IndexEntries(index.index, top: $0) }
