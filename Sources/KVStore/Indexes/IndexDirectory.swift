@@ -6,9 +6,16 @@ struct BuiltIndex: Hashable, Sendable {
     let index: KindIndex
     /// The number given to it when it was built (from 1; never given again in the store).
     let number: UInt32
+    /// The first four bytes of each of its entries' keys: the number, big-endian (made once, not
+    /// for each entry written).
+    let prefix: [UInt8]
 
-    /// The first four bytes of each of its entries' keys: the number, big-endian.
-    var prefix: [UInt8] { IndexDirectory.prefix(number) }
+    init(kind: String, index: KindIndex, number: UInt32) {
+        self.kind = kind
+        self.index = index
+        self.number = number
+        prefix = IndexDirectory.prefix(number)
+    }
 
     /// `kind.name`, as the `kvstore` tool and `explain` name it.
     var qualifiedName: String { "\(kind).\(index.name)" }
