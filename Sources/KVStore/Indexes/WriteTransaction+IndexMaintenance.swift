@@ -2,8 +2,9 @@ import LMDB
 
 /// What a write transaction keeps to maintain indexes.
 struct IndexWriteState {
-    /// The built indexes each kind's writes keep, with the declarations they were found for.
-    var resolved: [String: (declared: [KindIndex], built: [BuiltIndex])] = [:]
+    /// The built indexes each kind's writes keep, with the catalog and the declarations they were
+    /// found for (a declaration stored in the transaction loads a new catalog).
+    var resolved: [String: (catalog: KindCatalog, declared: [KindIndex], built: [BuiltIndex])] = [:]
     /// Called with the number of records an index build went through since the last call.
     var buildProgress: ((Int) -> Void)?
 }
@@ -27,15 +28,21 @@ struct IndexChanges {
 extension WriteTransaction {
     /// The indexes the writes of `kind` keep: those declared and built.
     func maintainedIndexes(ofKind kind: String) throws -> [BuiltIndex] {
-        let declared = try indexes(ofKind: kind)
-        guard !declared.isEmpty else { return [] }
-        if let resolved = indexState.resolved[kind], resolved.declared == declared { return resolved.built }
+        let catalog = try kindCatalog()
+        if catalog.isEmpty { return [] }
+        // Resolved once per catalog: the catalog a write reads is read once per transaction.
+        if let resolved = indexState.resolved[kind], resolved.catalog === catalog { return resolved.built }
+        let declared = try catalog.kind(named: kind)?.indexes ?? []
+        if let resolved = indexState.resolved[kind], resolved.declared == declared {
+            indexState.resolved[kind]?.catalog = catalog
+            return resolved.built
+        }
         // The declaration decides (a unique flag the directory lacks is enforced); an index not
         // built yet is not kept (its build will read the record).
         let built = try declared.compactMap { index in
             try builtIndex(index, ofKind: kind).map { BuiltIndex(kind: kind, index: index, number: $0.number) }
         }
-        indexState.resolved[kind] = (declared, built)
+        indexState.resolved[kind] = (catalog, declared, built)
         return built
     }
 
