@@ -7,6 +7,8 @@ struct IndexWriteState {
     var resolved: [String: (catalog: KindCatalog, declared: [KindIndex], built: [BuiltIndex])] = [:]
     /// Called with the number of records an index build went through since the last call.
     var buildProgress: ((Int) -> Void)?
+    /// Room to encode a new record's tuples in (``WriteTransaction/addEntries(of:in:top:)``).
+    var tuple: [UInt8] = []
 }
 
 /// What one record's write does to its kind's indexes: each index's entries before and after
@@ -100,6 +102,27 @@ extension WriteTransaction {
                     (i, j) = (i + 1, j + 1)
                 }
             }
+        }
+    }
+
+    /// Puts the entries of `ref`, a record just inserted, in `built`, its kind's indexes, none of
+    /// them unique (a unique one is checked before the record is written, through
+    /// ``indexChanges(in:of:changedKey:old:new:)``). The same entries as those and ``apply(_:)``
+    /// write; a tuple of one value is encoded and put at once, without building the changes.
+    func addEntries(of ref: RecordRef, in built: [BuiltIndex], top: (String) throws -> Value?) throws {
+        let writer = try indexWriter()
+        for index in built {
+            if let value = try IndexEntries.scalarValue(index.index, top: top) {
+                indexState.tuple.removeAll(keepingCapacity: true)
+                IndexKeyEncoding.append(value, folded: index.index.isFolded, to: &indexState.tuple)
+                if indexState.tuple.count <= IndexKeyEncoding.maximumTupleLength {
+                    try writer.add(prefix: index.prefix, tuple: indexState.tuple, isCut: false, id: ref.id, isElement: false)
+                    continue
+                }
+            }
+            var changes = IndexChanges(ref: ref)
+            changes.indexes.append((index, nil, try IndexEntries(index.index, top: top)))
+            try apply(changes)
         }
     }
 

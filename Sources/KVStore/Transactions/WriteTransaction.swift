@@ -196,12 +196,14 @@ public final class WriteTransaction: ReadTransaction {
             throw KeyValueCodingError.recordTooLarge(size: encoded.count, keyPath: nil, ref: ref)
         }
         let indexed = try maintainedIndexes(ofKind: ref.kind)
-        let indexChanges = indexed.isEmpty ? nil : try indexChanges(in: indexed, of: ref, changedKey: nil, old: nil, new: { checked[$0] })
+        // A unique index is checked before anything is written; other entries are put after.
+        let checksFirst = indexed.contains { $0.index.isUnique }
+        let indexChanges = checksFirst ? try indexChanges(in: indexed, of: ref, changedKey: nil, old: nil, new: { checked[$0] }) : nil
         announce(ref, keyPath: nil, change: .recordInserted)
         guard try transaction.insert(StoreLayout.recordKey(ref), encoded, in: databases.records) else {
             throw KeyValueCodingError.recordExists(ref)
         }
-        try apply(indexChanges)
+        if checksFirst { try apply(indexChanges) } else if !indexed.isEmpty { try addEntries(of: ref, in: indexed, top: { checked[$0] }) }
         try adjustCount(of: ref.kind, by: 1)
         try journal(.recordInserted, ref: ref, keyPath: nil, old: nil, new: .dictionary(checked), encodedNew: encoded)
     }
