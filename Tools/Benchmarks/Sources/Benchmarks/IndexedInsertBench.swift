@@ -27,6 +27,8 @@ final class IndexedInsertBench {
     let refs: [RecordRef]
     let values: [[String: Value]]
     let texts: [String]
+    /// Rounds per scenario (after the last, the bytes written are logged).
+    let rounds: Int
 
     /// The four stores, beside the kvstore engine's in the run's directory, with its map size (so
     /// that neither kvstore store grows its map mid-run).
@@ -47,6 +49,7 @@ final class IndexedInsertBench {
         refs = kvstore.poolRefs
         values = kvstore.poolValues
         texts = values.map(JSONRecord.text)
+        rounds = config.rounds
     }
 
     /// A GRDB database with the engine's tables and an expression index on each of `keys`.
@@ -64,11 +67,39 @@ final class IndexedInsertBench {
     func scenario() -> Scenario {
         Scenario(
             name: name, durability: Scenario.full, operations: { $0.insertRange.count },
-            engines: [EngineRun(EngineName.kvstore) { try self.insert(into: self.indexed, $0) },
-                      EngineRun(Self.unindexed) { try self.insert(into: self.plain, $0) },
-                      EngineRun(EngineName.grdb) { try self.insert(into: self.grdbIndexed, $0) },
-                      EngineRun(Self.grdbUnindexed) { try self.insert(into: self.grdbPlain, $0) }],
+            engines: [EngineRun(EngineName.kvstore) { try self.counted(EngineName.kvstore, $0) { try self.insert(into: self.indexed, $0) } },
+                      EngineRun(Self.unindexed) { try self.counted(Self.unindexed, $0) { try self.insert(into: self.plain, $0) } },
+                      EngineRun(EngineName.grdb) { try self.counted(EngineName.grdb, $0) { try self.insert(into: self.grdbIndexed, $0) } },
+                      EngineRun(Self.grdbUnindexed) { try self.counted(Self.grdbUnindexed, $0) { try self.insert(into: self.grdbPlain, $0) } }],
             isCompanion: true)
+    }
+
+    /// The bytes each engine wrote (write system calls: LMDB's pages, SQLite's WAL frames and
+    /// checkpoints) and the commits it made, over the rounds so far.
+    private var written: [String: (bytes: Int, commits: Int, rounds: Int)] = [:]
+
+    /// Runs `body`, one engine's round, counting what it writes; after the last round, logs the
+    /// engine's bytes per commit.
+    private func counted(_ engine: String, _ workload: Workload, _ body: (Workload) throws -> Int) throws -> Int {
+        let before = Self.writtenBytes()
+        let result = try body(workload)
+        var total = written[engine] ?? (0, 0, 0)
+        total.bytes += Self.writtenBytes() - before
+        total.commits += workload.batches(of: workload.insertRange).count
+        total.rounds += 1
+        written[engine] = total
+        if total.rounds == rounds {
+            let perCommit = Double(total.bytes) / Double(max(1, total.commits))
+            log("\(name), \(engine): \(Report.format(perCommit / 4096)) pages of 4 KiB (\(String(format: "%.2f", perCommit / 1_048_576)) MiB) written per commit")
+        }
+        return result
+    }
+
+    /// The bytes this process has passed to write system calls (`wchar` of `/proc/self/io`).
+    private static func writtenBytes() -> Int {
+        let text = (try? String(contentsOfFile: "/proc/self/io", encoding: .utf8)) ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix("wchar:") }
+        return line.flatMap { Int($0.dropFirst("wchar:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
     }
 
     /// The round's inserts (the insert pool's records of scenario 11), 1,000 per write.
