@@ -52,10 +52,23 @@ extension ReadTransaction {
         return hasNoCatalog
     }
 
-    /// ``effectiveKind(named:)``, in full.
+    /// ``effectiveKind(named:)``, in full: the rules composed last when neither the catalog nor the
+    /// registrations changed since (a write asks for its kind's rules more than once per record).
     private func rules(ofKind name: String) throws -> Kind? {
-        let registered = store.kind(named: name)
         let catalog = try loadedCatalog ?? kindCatalog()
+        let registrations = store.registrationCount  // read before the registered kind
+        if let last = lastRules, last.catalog === catalog, last.registrations == registrations, last.name == name {
+            return last.kind
+        }
+        let kind = try rules(ofKind: name, catalog: catalog)
+        lastRules = LastKindRules(name: name, catalog: catalog, registrations: registrations, kind: kind)
+        return kind
+    }
+
+    /// The rules of `name`: the kind registered in this process on top of its declaration in
+    /// `catalog`.
+    private func rules(ofKind name: String, catalog: KindCatalog) throws -> Kind? {
+        let registered = store.kind(named: name)
         if !catalog.isEmpty, let declared = try catalog.kind(named: name) {
             return registered?.withDeclaration(of: declared) ?? declared
         }
@@ -63,5 +76,21 @@ extension ReadTransaction {
         // another process opened the kind): the closures apply to an open kind.
         guard let registered, !KindDeclaration.isOpen(registered) else { return registered }
         return KindDeclaration.open.applied(to: registered)
+    }
+}
+
+/// The rules ``ReadTransaction/effectiveKind(named:)`` composed last, and the catalog and the
+/// count of registrations they were composed from (a class: looking at it copies no ``Kind``).
+final class LastKindRules {
+    let name: String
+    let catalog: KindCatalog
+    let registrations: Int
+    let kind: Kind?
+
+    init(name: String, catalog: KindCatalog, registrations: Int, kind: Kind?) {
+        self.name = name
+        self.catalog = catalog
+        self.registrations = registrations
+        self.kind = kind
     }
 }

@@ -9,9 +9,17 @@ struct BuiltIndex: Hashable, Sendable {
     /// Whether the store keeps the counts of its irregular entries (``IndexStatistics``): every
     /// index built since they exist. One built before is surveyed by reading its entries.
     var countsIrregularEntries = true
+    /// The first four bytes of each of its entries' keys: the number, big-endian (made once, not
+    /// for each entry written).
+    let prefix: [UInt8]
 
-    /// The first four bytes of each of its entries' keys: the number, big-endian.
-    var prefix: [UInt8] { IndexDirectory.prefix(number) }
+    init(kind: String, index: KindIndex, number: UInt32, countsIrregularEntries: Bool = true) {
+        self.kind = kind
+        self.index = index
+        self.number = number
+        self.countsIrregularEntries = countsIrregularEntries
+        prefix = IndexDirectory.prefix(number)
+    }
 
     /// `kind.name`, as the `kvstore` tool and `explain` name it.
     var qualifiedName: String { "\(kind).\(index.name)" }

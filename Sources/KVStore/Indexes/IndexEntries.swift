@@ -52,6 +52,10 @@ struct IndexEntries: Equatable {
     /// The entries of the record whose top-level values `top` gives (nil for a missing key).
     init(_ index: KindIndex, top: (String) throws -> Value?) rethrows {
         guard index.keyPaths.count > 1 else {
+            if let value = try Self.scalarValue(index, top: top) {
+                tuples = [Self.component(value, isArray: false, folded: index.isFolded)]
+                return
+            }
             let values = try Self.values(at: index.keyPaths[0], top: top)
             tuples = values.map { Self.components($0.elements, isArray: $0.isArray, folded: index.isFolded) } ?? Self.unknown
             return
@@ -88,6 +92,16 @@ struct IndexEntries: Equatable {
             position = min(position + 1, 63)
         }
         self.tuples = tuples
+    }
+
+    /// The common case: the one value an index on one top-level key reads, when it is not an
+    /// array (`null` for a missing key); its one tuple is that value's component. Nil when the
+    /// index needs the general reading (several key paths, a longer one, or an array).
+    static func scalarValue(_ index: KindIndex, top: (String) throws -> Value?) rethrows -> Value? {
+        guard index.keyPaths.count == 1, index.keyPaths[0].components.count == 1, let key = index.keyPaths[0].firstKey else { return nil }
+        let value = try top(key) ?? .null
+        if case .array = value { return nil }
+        return value
     }
 
     /// The entries of `record`, a record's whole dictionary.

@@ -44,10 +44,12 @@ extension IndexKeyEncoding {
 
     private static func appendFields(exponent: UInt16, fraction: UInt64, negative: Bool, base: UInt8, to out: inout [UInt8]) {
         out.append(base + (negative ? Class.negative : Class.positive))
-        let flip: UInt8 = negative ? 0xFF : 0
-        out.append(UInt8(exponent >> 8) ^ flip)
-        out.append(UInt8(exponent & 0xFF) ^ flip)
-        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((fraction >> UInt64(shift)) & 0xFF) ^ flip) }
+        // Big-endian, inverted when negative, into room made once.
+        let (exponent, fraction) = negative ? (~exponent, ~fraction) : (exponent, fraction)
+        out.reserveCapacity(out.count + 10)
+        out.append(UInt8(truncatingIfNeeded: exponent >> 8))
+        out.append(UInt8(truncatingIfNeeded: exponent))
+        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: fraction >> UInt64(shift))) }
     }
 
     /// The body length of a numeric (number or date) class byte `byte` whose base is `base`: 10

@@ -100,6 +100,8 @@ enum IndexKeyEncoding {
     /// The component of `value` alone.
     static func component(_ value: Value, folded: Bool) -> [UInt8] {
         var out: [UInt8] = []
+        // Room for the usual component at once: a string's bytes and terminator, a number's 11.
+        if case .string(let string) = value { out.reserveCapacity(string.utf8.count + 3) } else { out.reserveCapacity(11) }
         append(value, folded: folded, to: &out)
         return out
     }
@@ -135,9 +137,22 @@ enum IndexKeyEncoding {
     /// Appends `bytes` with each `00` written `00 FF`, without a terminator: the start of every
     /// string (or bytes) component that begins with them.
     static func appendEscapedBody(_ bytes: some Sequence<UInt8>, to out: inout [UInt8]) {
+        // A string's UTF-8 (or bytes) in one buffer: copied in runs between zeros, not byte by byte.
+        if bytes.withContiguousStorageIfAvailable({ appendEscapedBody(buffer: $0, to: &out) }) != nil { return }
         for byte in bytes {
             out.append(byte)
             if byte == 0 { out.append(0xFF) }
         }
+    }
+
+    private static func appendEscapedBody(buffer: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + buffer.count + textTerminator.count)
+        var rest = buffer[...]
+        while let zero = rest.firstIndex(of: 0) {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: rest[...zero]))
+            out.append(0xFF)
+            rest = rest[(zero + 1)...]
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: rest))
     }
 }

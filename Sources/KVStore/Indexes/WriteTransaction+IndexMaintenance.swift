@@ -2,12 +2,15 @@ import LMDB
 
 /// What a write transaction keeps to maintain indexes.
 struct IndexWriteState {
-    /// The built indexes each kind's writes keep, with the declarations they were found for.
-    var resolved: [String: (declared: [KindIndex], built: [BuiltIndex])] = [:]
+    /// The built indexes each kind's writes keep, with the catalog and the declarations they were
+    /// found for (a declaration stored in the transaction loads a new catalog).
+    var resolved: [String: (catalog: KindCatalog, declared: [KindIndex], built: [BuiltIndex])] = [:]
     /// Called with the number of records an index build went through since the last call.
     var buildProgress: ((Int) -> Void)?
     /// The changes of each index's statistics, by number, saved when the transaction finishes.
     var statistics: [UInt32: IndexStatistics] = [:]
+    /// Room to encode a new record's tuples in (``WriteTransaction/addEntries(of:in:top:)``).
+    var tuple: [UInt8] = []
 }
 
 /// What one record's write does to its kind's indexes: each index's entries before and after
@@ -29,15 +32,21 @@ struct IndexChanges {
 extension WriteTransaction {
     /// The indexes the writes of `kind` keep: those declared and built.
     func maintainedIndexes(ofKind kind: String) throws -> [BuiltIndex] {
-        let declared = try indexes(ofKind: kind)
-        guard !declared.isEmpty else { return [] }
-        if let resolved = indexState.resolved[kind], resolved.declared == declared { return resolved.built }
+        let catalog = try kindCatalog()
+        if catalog.isEmpty { return [] }
+        // Resolved once per catalog: the catalog a write reads is read once per transaction.
+        if let resolved = indexState.resolved[kind], resolved.catalog === catalog { return resolved.built }
+        let declared = try catalog.kind(named: kind)?.indexes ?? []
+        if let resolved = indexState.resolved[kind], resolved.declared == declared {
+            indexState.resolved[kind]?.catalog = catalog
+            return resolved.built
+        }
         // The declaration decides (a unique flag the directory lacks is enforced); an index not
         // built yet is not kept (its build will read the record).
         let built = try declared.compactMap { index in
             try builtIndex(index, ofKind: kind).map { BuiltIndex(kind: kind, index: index, number: $0.number, countsIrregularEntries: $0.countsIrregularEntries) }
         }
-        indexState.resolved[kind] = (declared, built)
+        indexState.resolved[kind] = (catalog, declared, built)
         return built
     }
 
@@ -54,6 +63,7 @@ extension WriteTransaction {
         old: ((String) throws -> Value?)?, new: ((String) throws -> Value?)?
     ) throws -> IndexChanges? {
         var changes = IndexChanges(ref: ref)
+        changes.indexes.reserveCapacity(built.count)
         for index in built where changedKey == nil || index.index.keyPaths.contains(where: { $0.firstKey == changedKey }) {
             let before = try old.map { try IndexEntries(index.index, top: $0) }
             let after = try new.map { try IndexEntries(index.index, top: $0) }
@@ -95,6 +105,27 @@ extension WriteTransaction {
                     (i, j) = (i + 1, j + 1)
                 }
             }
+        }
+    }
+
+    /// Puts the entries of `ref`, a record just inserted, in `built`, its kind's indexes, none of
+    /// them unique (a unique one is checked before the record is written, through
+    /// ``indexChanges(in:of:changedKey:old:new:)``). The same entries as those and ``apply(_:)``
+    /// write; a tuple of one value is encoded and put at once, without building the changes.
+    func addEntries(of ref: RecordRef, in built: [BuiltIndex], top: (String) throws -> Value?) throws {
+        let writer = try indexWriter()
+        for index in built {
+            if let value = try IndexEntries.scalarValue(index.index, top: top) {
+                indexState.tuple.removeAll(keepingCapacity: true)
+                IndexKeyEncoding.append(value, folded: index.index.isFolded, to: &indexState.tuple)
+                if indexState.tuple.count <= IndexKeyEncoding.maximumTupleLength {
+                    try writer.add(prefix: index.prefix, tuple: indexState.tuple, isCut: false, id: ref.id, isElement: false)
+                    continue
+                }
+            }
+            var changes = IndexChanges(ref: ref)
+            changes.indexes.append((index, nil, try IndexEntries(index.index, top: top)))
+            try apply(changes)
         }
     }
 

@@ -77,10 +77,14 @@ public final class Store: Sendable {
     let environment: Environment
     let databases: StoreDatabases
     private let kinds: LockedState<[String: Kind]>
-    /// Whether any kind was registered: lets lookups skip the lock for schemaless stores.
-    private let hasKinds: Atomic<Bool>
+    /// How many registrations of kinds this process made (the options' kinds count as one): none
+    /// lets lookups skip the lock for schemaless stores; a new one tells a transaction that the
+    /// rules it read before may have changed.
+    private let registrations: Atomic<Int>
     /// Whether any kind was registered in this process (never false again once true).
-    var hasRegisteredKinds: Bool { hasKinds.load(ordering: .acquiring) }
+    var hasRegisteredKinds: Bool { registrationCount > 0 }
+    /// The number of registrations so far (``registrations``).
+    var registrationCount: Int { registrations.load(ordering: .acquiring) }
     /// The in-process observers of this store's environment (shared by every `Store` on it).
     let observation: ObservationHub
     /// The decoded kind catalog of this store's environment (shared by every `Store` on it).
@@ -101,7 +105,7 @@ public final class Store: Sendable {
         self.databases = opened.databases
         self.id = opened.id
         self.kinds = LockedState(Dictionary(options.kinds.map { ($0.name, $0) }, uniquingKeysWith: { $1 }))
-        self.hasKinds = Atomic(!options.kinds.isEmpty)
+        self.registrations = Atomic(options.kinds.isEmpty ? 0 : 1)
         self.observation = ObservationHub.shared(for: opened.environment)
         self.catalogs = KindCatalogCache.shared(for: opened.environment)
         if !options.kinds.isEmpty { try declareOnOpening(options.kinds) }
@@ -138,7 +142,7 @@ public final class Store: Sendable {
             }
         }
         kinds.withLock { $0[kind.name] = kind }
-        hasKinds.store(true, ordering: .releasing)
+        registrations.wrappingAdd(1, ordering: .releasing)
     }
 
     /// The rules of `name` as registered in this process (``register(_:)``), or nil. Reads and

@@ -17,6 +17,8 @@ public class ReadTransaction {
     var loadedCatalog: KindCatalog?
     /// Whether this transaction's snapshot is known to have no kind catalog (``effectiveKind(named:)``).
     var hasNoCatalog = false
+    /// The rules ``effectiveKind(named:)`` gave last, with what they were composed from.
+    var lastRules: LastKindRules?
 
     init(store: Store, transaction: LMDB.Transaction) {
         self.store = store

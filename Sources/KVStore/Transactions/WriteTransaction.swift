@@ -182,20 +182,14 @@ public final class WriteTransaction: ReadTransaction {
         for key in values.keys where !(try Self.checkKey(key)) { allASCII = false }
         // Validators, hooks and the entry see the keys in NFC, as setValue gives them.
         let values = allASCII ? values : Dictionary(values.map { (UTF8Text.nfc($0.key), $0.value) }, uniquingKeysWith: { $1 })
-        let kind = try effectiveKind(named: ref.kind)
-        let needsChecks = kind != nil || values.values.contains(where: \.isNull)
-        var checked: [String: Value] = needsChecks ? [:] : values
-        if needsChecks { checked.reserveCapacity(values.count) }
-        for (key, value) in values where needsChecks {
-            var value: Value? = value.isNull ? nil : value
-            if let kind {
-                if kind.isClosed && !kind.declares(key) {
-                    throw KeyValueCodingError.undefinedKey(key, kind: kind.name, ref: ref, writing: true)
-                }
-                if store.options.validatesOnSet { try validateValue(&value, forKey: key, of: ref) }
-                value = try checkDeclaredType(value, forKey: key, kind: kind, ref: ref)
-            }
-            checked[key] = value
+        var checked: [String: Value]
+        if let kind = try effectiveKind(named: ref.kind) {
+            // The kind bound once: not a copy of it for each key.
+            checked = [:]
+            checked.reserveCapacity(values.count)
+            for (key, value) in values { checked[key] = try checkedValue(value, forKey: key, kind: kind, ref: ref) }
+        } else {
+            checked = values.values.contains(where: \.isNull) ? values.filter { !$0.value.isNull } : values
         }
         try checkNesting(of: .dictionary(checked), outerLevels: 0, keyPath: nil, ref: ref)
         let encoded = RecordCodec.encode(checked)
@@ -203,14 +197,26 @@ public final class WriteTransaction: ReadTransaction {
             throw KeyValueCodingError.recordTooLarge(size: encoded.count, keyPath: nil, ref: ref)
         }
         let indexed = try maintainedIndexes(ofKind: ref.kind)
-        let indexChanges = indexed.isEmpty ? nil : try indexChanges(in: indexed, of: ref, changedKey: nil, old: nil, new: { checked[$0] })
+        // A unique index is checked before anything is written; other entries are put after.
+        let checksFirst = indexed.contains { $0.index.isUnique }
+        let indexChanges = checksFirst ? try indexChanges(in: indexed, of: ref, changedKey: nil, old: nil, new: { checked[$0] }) : nil
         announce(ref, keyPath: nil, change: .recordInserted)
         guard try transaction.insert(StoreLayout.recordKey(ref), encoded, in: databases.records) else {
             throw KeyValueCodingError.recordExists(ref)
         }
-        try apply(indexChanges)
+        if checksFirst { try apply(indexChanges) } else if !indexed.isEmpty { try addEntries(of: ref, in: indexed, top: { checked[$0] }) }
         try adjustCount(of: ref.kind, by: 1)
         try journal(.recordInserted, ref: ref, keyPath: nil, old: nil, new: .dictionary(checked), encodedNew: encoded)
+    }
+
+    /// `value` of `key` as an insert of a record of `kind` stores it (nil: not stored).
+    private func checkedValue(_ value: Value, forKey key: String, kind: Kind, ref: RecordRef) throws -> Value? {
+        var value: Value? = value.isNull ? nil : value
+        if kind.isClosed && !kind.declares(key) {
+            throw KeyValueCodingError.undefinedKey(key, kind: kind.name, ref: ref, writing: true)
+        }
+        if store.options.validatesOnSet { try validateValue(&value, forKey: key, of: ref) }
+        return try checkDeclaredType(value, forKey: key, kind: kind, ref: ref)
     }
 
     /// Deletes the record, journaled as one entry carrying its whole dictionary as the old value.

@@ -30,6 +30,16 @@ import TestSupport
         #expect(byteOrder(.int(-3), .double(-2.5)) == .orderedAscending)
     }
 
+    /// The stored bytes of numbers, which stores on disk hold: class, biased exponent, fraction.
+    @Test func numbersEncodeToTheStoredBytes() {
+        #expect(encoded(.int(1)) == [0x22, 0x04, 0x4C] + [UInt8](repeating: 0, count: 8))
+        #expect(encoded(.int(-1)) == [0x20, 0xFB, 0xB3] + [UInt8](repeating: 0xFF, count: 8))
+        #expect(encoded(.int(3)) == [0x22, 0x04, 0x4D, 0x80] + [UInt8](repeating: 0, count: 7))
+        #expect(encoded(.double(-0.75)) == [0x20, 0xFB, 0xB4, 0x7F] + [UInt8](repeating: 0xFF, count: 7))
+        #expect(encoded(.double(.infinity)) == [0x22, 0xFF, 0xFF] + [UInt8](repeating: 0, count: 8))
+        #expect(encoded(.date(Date(timeIntervalSinceReferenceDate: 0.5))) == [0x42, 0x04, 0x4B] + [UInt8](repeating: 0, count: 8))
+    }
+
     @Test func nanSortsAfterEveryNumberAndBeforeStrings() {
         #expect(byteOrder(.double(.nan), .double(.infinity)) == .orderedDescending)
         #expect(byteOrder(.double(.nan), .string("")) == .orderedAscending)

@@ -25,19 +25,12 @@ final class GRDBEngine {
 
     init(path: String, config: Configuration, pool encoded: EncodedPool, log: (String) -> Void) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        var configuration = GRDB.Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        pool = try DatabasePool(path: path + "/db.sqlite", configuration: configuration)
+        pool = try Self.makePool(in: path)
         ids = (0 ..< config.records).map(Dataset.id)
         poolIDs = encoded.indexes.map(Dataset.id)
         poolValues = encoded.indexes.map(Dataset.values)
         poolData = poolValues.map(JSONRecord.text)
-        try pool.write { db in
-            try db.execute(sql: """
-                CREATE TABLE records (kind TEXT NOT NULL, id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;
-                CREATE TABLE journal (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, key TEXT, old, new);
-                """)
-        }
+        try pool.write(Self.createTables)
         log("loading \(config.records) records into GRDB")
         for start in stride(from: 0, to: config.records, by: config.batch) {
             try pool.write { db in
@@ -54,7 +47,23 @@ final class GRDBEngine {
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(mode)") }
     }
 
-    private static func insert(_ db: Database, id: String, data: String) throws {
+    /// A pool on `directory`/db.sqlite (WAL), its writer at `synchronous=FULL`.
+    static func makePool(in directory: String) throws -> DatabasePool {
+        var configuration = GRDB.Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        return try DatabasePool(path: directory + "/db.sqlite", configuration: configuration)
+    }
+
+    /// The `records` and `journal` tables.
+    static func createTables(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE records (kind TEXT NOT NULL, id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;
+            CREATE TABLE journal (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, key TEXT, old, new);
+            """)
+    }
+
+    /// Inserts a record row and its journal row.
+    static func insert(_ db: Database, id: String, data: String) throws {
         try db.cachedStatement(sql: "INSERT INTO records (kind, id, data) VALUES (?, ?, ?)").execute(arguments: [kind, id, data])
         try db.cachedStatement(sql: "INSERT INTO journal (kind, id, key, old, new) VALUES (?, ?, NULL, NULL, ?)").execute(arguments: [kind, id, data])
     }
