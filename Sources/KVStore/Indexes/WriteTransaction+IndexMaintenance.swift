@@ -117,8 +117,9 @@ extension WriteTransaction {
         for index in built {
             if let value = try IndexEntries.scalarValue(index.index, top: top) {
                 indexState.tuple.removeAll(keepingCapacity: true)
-                IndexKeyEncoding.append(value, folded: index.index.isFolded, to: &indexState.tuple)
-                if indexState.tuple.count <= IndexKeyEncoding.maximumTupleLength {
+                // An entry the index's statistics count (``IndexStatistics``) takes the general path.
+                let departure = IndexKeyEncoding.appendReportingOrder(value, folded: index.index.isFolded, to: &indexState.tuple)
+                if departure.isEmpty && indexState.tuple.count <= IndexKeyEncoding.maximumTupleLength {
                     try writer.add(prefix: index.prefix, tuple: indexState.tuple, isCut: false, id: ref.id, isElement: false)
                     continue
                 }

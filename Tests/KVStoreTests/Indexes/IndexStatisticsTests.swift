@@ -82,6 +82,25 @@ import TestSupport
         #expect(try t.store.findings() == [])
     }
 
+    /// An insert puts a one-key index's entry straight from the value: an irregular one is still counted.
+    @Test("an insert into an index on one key counts an irregular value", arguments: [
+        Value.double(.nan), .date(Date(timeIntervalSinceReferenceDate: .nan)), .dictionary(["x": 1]), .string("e\u{301}"),
+    ])
+    func anInsertIntoAOneKeyIndexCountsAnIrregularValue(published: Value) throws {
+        let single = indexOn("published")
+        let t = try indexedStore([single]), plain = try TemporaryStore()
+        for store in [t.store, plain.store] {
+            try store.write { txn in
+                for n in 0 ..< 3 { try txn.insert(["published": .int(Int64(n))], as: ref("item/\(n)")) }
+                try txn.insert(["published": published], as: ref("item/odd"))
+            }
+        }
+        #expect(try Self.statistics(t.store, single)?.isZero == false)
+        let query = RecordQuery(kind: "item", sortedBy: [try KeyPathSort(parsing: "published")], limit: 4)
+        #expect(try t.store.fetch(query).map(\.ref.id) == plain.store.fetch(query).map(\.ref.id))
+        #expect(try t.store.findings() == [])
+    }
+
     @Test func aWriteTransactionPlansWithItsOwnChanges() throws {
         let t = try Self.feedStore()
         try t.store.write { txn in
