@@ -9,7 +9,7 @@
 /// ```
 public enum PageDamage: String, CaseIterable, Sendable, CustomStringConvertible {
     case branchHeader, branchFlags, leafBounds, nodeOffset, childOutOfRange, cycle, keysSwapped
-    case overflowCount, nodeSize, branchKeySize, mainRoot, freeListEntry
+    case overflowCount, nodeSize, branchKeySize, mainRoot, freeListEntry, freeListTransactionZero
 
     public var description: String { rawValue }
 
@@ -90,6 +90,12 @@ public enum PageDamage: String, CaseIterable, Sendable, CustomStringConvertible 
             else { throw NotFound(description: "no free-list entry to damage") }
             map.setUInt64(UInt64(inUse), at: node + 8 + 8 + 8)
             return Expected(page: nil, database: "(free)", says: "a tree uses it")
+        case .freeListTransactionZero:
+            // The first entry's key (the transaction that freed its pages) becomes 0.
+            guard let page = map.pages(of: "(free)").first(where: \.isLeaf), let node = map.nodes(page.number).first
+            else { throw NotFound(description: "no free-list entry to damage") }
+            map.setUInt64(0, at: node + 8)
+            return Expected(page: page.number, database: "(free)", says: "transaction 0")
         }
     }
 }

@@ -35,11 +35,17 @@ extension PageWalker {
         return nil
     }
 
-    /// Checks one entry of the free-page list: its key the transaction that freed the pages (at
-    /// most the snapshot's), its data a count and that many page numbers in decreasing order
-    /// (`MDB_IDL`), each a page of the file. Notes the pages, to check them against the trees.
+    /// Checks one entry of the free-page list: its key the transaction that freed the pages (from
+    /// 1, at most the snapshot's), its data a count and that many page numbers in decreasing
+    /// order (`MDB_IDL`), each a page of the file. Notes the pages, to check them against the trees.
+    ///
+    /// A key of 0 is damage no other check sees: `mdb_page_alloc` remembers the last entry it
+    /// took by its key and starts again from the first entry when that is 0, so a second page
+    /// taken in the same write merges the same pages again and hands one out twice (LMDB's
+    /// assertion `mp->mp_pgno != pgno` in `mdb_page_touch`).
     func freeEntryProblem(_ page: UnsafeRawBufferPointer, _ node: Node) -> String? {
         let freedBy = page.u64(node.key.lowerBound)
+        if freedBy == 0 { return "it lists pages freed by transaction 0; transactions start at 1" }
         if freedBy > transaction { return "it lists pages freed by transaction \(freedBy), after the snapshot's \(transaction)" }
         let size = Int(node.low)
         if node.flags == PageLayout.NodeFlag.bigData {
