@@ -79,7 +79,9 @@ private struct PageReader {
                 guard start + 8 <= pageSize else { return false }
                 let first = Int(clamping: page.word(at: start))
                 let pages = (16 + size + pageSize - 1) / pageSize
-                guard first >= 2, first + pages <= present, let data = bytes(at: first * pageSize + 16, count: size) else {
+                // `first` comes from a page that may be damaged: compare without adding to it.
+                guard first >= 2, first < present, pages <= present - first,
+                      let data = bytes(at: first * pageSize + 16, count: size) else {
                     return false
                 }
                 list = data
