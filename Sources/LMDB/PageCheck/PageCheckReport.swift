@@ -31,14 +31,28 @@ public struct PageCheckReport: Sendable {
         public let problem: String
 
         /// The tree in words: `database records`, `the main database`, `the free-page list`,
-        /// `the meta pages`.
+        /// `the meta pages`. A database's name is read from a page that may be damaged: its
+        /// control characters and line or paragraph separators are written as escapes (`\x0A`,
+        /// `\u{2028}`), so that a finding stays one line.
         public var tree: String {
             switch database {
             case PageCheckReport.mainDatabase: "the main database"
             case PageCheckReport.freeList: "the free-page list"
             case PageCheckReport.metaPages: "the meta pages"
-            default: "database \(database)"
+            default: "database \(Self.escapingBreaks(database))"
             }
+        }
+
+        private static func escapingBreaks(_ name: String) -> String {
+            func breaks(_ scalar: Unicode.Scalar) -> Bool {
+                [.control, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
+            }
+            guard name.unicodeScalars.contains(where: breaks) else { return name }
+            return name.unicodeScalars.map { scalar in
+                guard breaks(scalar) else { return String(scalar) }
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                return scalar.value < 0x80 ? "\\x" + (hex.count < 2 ? "0" + hex : hex) : "\\u{\(hex)}"
+            }.joined()
         }
 
         /// `page 17 of database records: …`, `database records: …`, `meta page 1: …`.

@@ -101,4 +101,22 @@ import TestSupport
         }
         #expect(found > 10)
     }
+
+    /// A database's name is read from the main database's page: damage can put a line break in
+    /// it (page-damage's plain run, after 1,255,030 executions: a finding of two lines). A
+    /// finding names it with its breaks escaped, and stays one line.
+    @Test func aDamagedDatabaseNameStaysOnOneLine() throws {
+        let dir = try TemporaryDirectory()
+        try Self.makeEnvironment(at: dir.path)
+        var map = try DataFileMap(path: dir.path + "/data.mdb")
+        let root = try #require(map.roots["(main)"])
+        let node = try #require(map.nodes(root).first { map.half($0 + 6) == 7 && Array(map.bytes[$0 + 8 ..< $0 + 15]) == Array("records".utf8) })
+        map.overwrite([0x0A], at: node + 8 + 4)                          // "reco\nds"
+        map.setUInt64(UInt64(map.bytes.count / map.pageSize + 5), at: node + 8 + 7 + 40)   // its root past the file
+        try map.save()
+        let finding = try #require(try PageCheckReport.checkDataFile(atPath: dir.path + "/data.mdb").findings.first)
+        #expect(finding.database == "reco\nds")
+        #expect(finding.description.hasPrefix("database reco\\x0Ads: its root page "), "\(finding)")
+        #expect(!finding.description.contains { $0.isNewline })
+    }
 }
