@@ -11,8 +11,9 @@ extension ReadTransaction {
     /// another declaration under its name).
     func builtIndex(_ index: KindIndex, ofKind kind: String) throws -> BuiltIndex? {
         guard let db = databases.indexes else { return nil }
-        let built = try transaction.withValue(forKey: IndexDirectory.key(kind: kind, index: index), in: db) { value in
-            value.map { IndexDirectory.decode(key: IndexDirectory.key(kind: kind, index: index), value: $0) } ?? nil
+        let key = IndexDirectory.key(kind: kind, index: index)
+        let built = try transaction.withValue(forKey: key, in: db) { value in
+            value.map { IndexDirectory.decode(key: key, value: $0, declared: index, kind: kind) } ?? nil
         }
         guard let built, built.index.keyPaths == index.keyPaths else { return nil }
         return built
@@ -41,12 +42,21 @@ extension ReadTransaction {
         of built: BuiltIndex, in range: IndexKeyRange = .all,
         _ body: (_ key: UnsafeRawBufferPointer, _ stored: IndexEntryLayout.Stored?) throws -> Bool
     ) throws {
+        try forEachIndexEntryView(of: built, in: range) { key, view in try body(key, view?.stored) }
+    }
+
+    /// ``forEachIndexEntry(of:in:_:)`` with each entry read in place (``IndexEntryLayout/View``),
+    /// nil when it does not decode: what a query's index scan reads.
+    func forEachIndexEntryView(
+        of built: BuiltIndex, in range: IndexKeyRange,
+        _ body: (_ key: UnsafeRawBufferPointer, _ view: IndexEntryLayout.View?) throws -> Bool
+    ) throws {
         guard let db = databases.indexes else { return }
         let (lower, upper) = range.keys(withPrefix: built.prefix)
         try transaction.scan(db, from: lower, to: upper) { key, value in
             // The index's number alone is its statistics' key, not an entry's.
             guard key.count > built.prefix.count else { return true }
-            return try body(key, IndexEntryLayout.decode(key: key, value: value, prefixLength: built.prefix.count))
+            return try body(key, IndexEntryLayout.View(key: key, value: value, prefixLength: built.prefix.count))
         }
     }
 
