@@ -41,7 +41,9 @@ import TestSupport
                 try txn.insert(values.filter { !$0.value.isNull }, as: ref("plain/\(id)"))
             }
         }
-        let predicates = ["g == 1", "g == 2 AND n > 0", "g IN {0, 2}", "h == 1", "h IN {1, 3}", "g == 0 AND n == 5", "h > 1"]
+        // `IN {0, 0.0}` and `IN {1, 1}`: equal ranges, whose records must count once.
+        let predicates = ["g == 1", "g == 2 AND n > 0", "g IN {0, 2}", "h == 1", "h IN {1, 3}", "g == 0 AND n == 5", "h > 1",
+                          "g IN {0, 0.0, 2}", "h IN {1, 1}"]
         var streamed = 0
         for text in predicates {
             for (limit, offset, sort) in [(nil, 0, []), (nil, 2, []), (5, 0, []), (nil, 0, [try KeyPathSort(parsing: "n:desc")])] as [(Int?, Int, [KeyPathSort])] {

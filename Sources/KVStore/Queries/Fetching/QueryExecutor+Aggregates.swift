@@ -8,7 +8,7 @@ extension QueryExecutor {
     /// candidate is a result and each record has one entry (no entry from an array's element, so
     /// no record is met twice): no id is read, no record looked up. Nil otherwise.
     func countFromEntries() throws -> Int? {
-        guard plan.residual == nil, case .index(let scan) = plan.access, let db = transaction.databases.indexes,
+        guard plan.residual == nil, case .index(let scan) = plan.access, scan.rangesAreDisjoint, let db = transaction.databases.indexes,
               let counts = try transaction.indexStatistics(of: scan.built), counts.element == 0 else { return nil }
         var total = 0
         for range in scan.ranges {
@@ -78,7 +78,7 @@ extension QueryExecutor {
     /// taken from its entry's key and looked up at once — no `String` made, no `seen` set.
     /// - Returns: false, having called nothing, when the plan is not such a plan.
     func forEachExactMatch(_ body: (UnsafeRawBufferPointer) throws -> Bool) throws -> Bool {
-        guard plan.residual == nil, case .index(let scan) = plan.access, let db = transaction.databases.indexes,
+        guard plan.residual == nil, case .index(let scan) = plan.access, scan.rangesAreDisjoint, let db = transaction.databases.indexes,
               let counts = try transaction.indexStatistics(of: scan.built), counts.element == 0 else { return false }
         let prefixLength = scan.built.prefix.count
         var recordKey = StoreLayout.kindPrefix(query.kind)
@@ -111,6 +111,18 @@ extension QueryExecutor {
             }
         }
         return true
+    }
+}
+
+extension IndexScan {
+    /// Whether no entry lies in two of the scan's ranges (`IN {1, 1.0}` gives two equal ranges):
+    /// only then do entries read range after range meet each record once.
+    var rangesAreDisjoint: Bool {
+        guard ranges.count > 1 else { return true }
+        let sorted = ranges.sorted { $0.lower.lexicographicallyPrecedes($1.lower) }
+        return zip(sorted, sorted.dropFirst()).allSatisfy { range, next in
+            range.upper.map { !next.lower.lexicographicallyPrecedes($0) } ?? false
+        }
     }
 }
 
