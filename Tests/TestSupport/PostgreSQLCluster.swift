@@ -15,8 +15,9 @@ import Foundation
 /// // postgres://…@127.0.0.1:\(cluster.port)/hub
 /// ```
 ///
-/// Settings favour speed over durability (`fsync=off`, `synchronous_commit=off`): the data is
-/// thrown away. The superuser is `postgres`, trusted on the socket; TCP connections authenticate
+/// Settings favour speed over durability against a machine crash (`fsync=off`), not against the
+/// server's: a commit acknowledged survives ``stopImmediately()`` and ``restart()``
+/// (`synchronous_commit` stays on). The superuser is `postgres`, trusted on the socket; TCP connections authenticate
 /// with SCRAM passwords.
 public final class PostgreSQLCluster: Sendable {
     /// The cluster's directory: `data/` (the cluster), `socket/`, `server.log`.
@@ -104,7 +105,7 @@ public final class PostgreSQLCluster: Sendable {
     private func configure(settings: [String: String], hostAuthentication: [String]?) throws {
         let defaults = [
             "port": "\(port)", "listen_addresses": "'127.0.0.1'", "unix_socket_directories": "'\(socketDirectory)'",
-            "fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "40", "autovacuum": "off",
+            "fsync": "off", "full_page_writes": "off", "max_connections": "40", "autovacuum": "off",
             "shared_buffers": "32MB", "log_min_messages": "warning",
         ]
         let lines = defaults.merging(settings) { $1 }.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }
