@@ -12,7 +12,7 @@ import KVStore
 /// | `insert`  | none      | optional (the record's value) |
 /// | `delete`  | none      | none                          |
 ///
-/// The value is stored as typed JSON (``TypedJSON``) in a `jsonb` column, so the hub can be
+/// The value is stored as typed JSON (KVStore's `TypedJSON`) in a `jsonb` column, so the hub can be
 /// queried in SQL (`value->>'city'`). `jsonb` cannot hold every value exactly: a string or key
 /// containing U+0000, a double at or above 1e16 in magnitude (written with an exponent, which
 /// `jsonb` turns into an integer), `-0.0`, and a date written as a number of seconds. Uploading

@@ -6,9 +6,9 @@ import PostgresNIO
 ///
 /// ```swift
 /// let hub = try await HubClient.connect(try HubConfiguration(url: "postgres://sync@db.example/app"))
-/// defer { Task { await hub.close() } }
 /// let sent = try await hub.upload(changes, from: storeID)
 /// let page = try await hub.download(after: cursor, excluding: storeID, limit: 1000)
+/// await hub.close()
 /// ```
 ///
 /// ``connect(_:logger:)`` creates the hub's schema when it is absent and migrates an older one.
@@ -55,6 +55,9 @@ public final class HubClient: Sendable {
 
     /// Runs one statement and collects its rows, mapping failures to ``SyncError``.
     func rows(_ query: PostgresQuery) async throws(SyncError) -> [PostgresRow] {
+        // postgres-nio drops a query written to a connection already closed (the server went
+        // away while it was idle) without ever answering it.
+        guard !connection.isClosed else { throw SyncError(.connectionLost, hub: configuration.name, "the connection to the hub was lost") }
         do {
             var rows: [PostgresRow] = []
             for try await row in try await connection.query(query, logger: logger) { rows.append(row) }

@@ -18,7 +18,7 @@ enum HubValueText {
     }
 
     /// The first part of `value` that `jsonb` would change, walking without recursion (values
-    /// nest up to ``TypedJSON/maxDepth`` levels and more).
+    /// nest up to `TypedJSON.maxDepth` levels and more).
     private static func problem(in value: Value) -> Problem? {
         var pending = [value]
         while let next = pending.popLast() {
