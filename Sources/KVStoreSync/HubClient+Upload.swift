@@ -76,12 +76,17 @@ private struct UploadColumns {
     var changes: [String] = [], hasValue: [Bool] = [], values: [String] = []
 
     init(_ batch: [HubChange], from store: UUID, hub: String) throws(SyncError) {
+        var seen = Set<UInt64>()
         for change in batch {
             func refuse(_ code: SyncError.Code, _ problem: String) -> SyncError {
                 SyncError(code, hub: hub, "cannot upload change \(change.originSequence) of \(change.record): \(problem)")
             }
             guard change.origin == store else { throw refuse(.refused, "it comes from store \(change.origin), not \(store)") }
             guard change.originSequence <= UInt64(Int64.max) else { throw refuse(.refused, "its sequence is out of range") }
+            // The hub would keep the first and drop the other without a word (ON CONFLICT DO NOTHING).
+            guard seen.insert(change.originSequence).inserted else {
+                throw refuse(.refused, "the batch holds sequence \(change.originSequence) twice")
+            }
             guard change.stamp.wall <= HubStamp.maxWall else { throw refuse(.refused, "its stamp's wall time is above 2^48") }
             if let problem = change.shapeProblem { throw refuse(.refused, problem) }
             if change.key?.utf8.contains(0) == true { throw refuse(.unrepresentableValue, "its key contains U+0000") }

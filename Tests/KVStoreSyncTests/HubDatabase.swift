@@ -3,6 +3,7 @@ import KVStore
 import KVStoreSync
 import Logging
 import PostgresNIO
+import Testing
 import TestSupport
 
 /// A hub of the test's own: a schema in the shared database `kvstore_hub` of the suites' shared
@@ -90,6 +91,12 @@ final class HubDatabase: Sendable {
             await hub.close()
             throw error
         }
+    }
+
+    /// Uploads `batch` with a client of its own, expecting the hub to refuse it: the error, nil
+    /// (and a failed expectation) when it took it.
+    func refusedUpload(_ batch: [HubChange], from store: UUID) async throws -> SyncError? {
+        try await withClient { hub in await #expect(throws: SyncError.self) { try await hub.upload(batch, from: store) } }
     }
 
     /// Runs SQL as the superuser in the database (on a thread of its own); returns psql's rows,

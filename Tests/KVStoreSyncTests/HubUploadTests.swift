@@ -52,9 +52,7 @@ extension HubTests {
             let store = UUID()
             var batch = try sampleChanges(3, from: store)
             batch[1].value = value
-            let error = try await database.withClient { hub in
-                await #expect(throws: SyncError.self) { try await hub.upload(batch, from: store) }
-            }
+            let error = try await database.refusedUpload(batch, from: store)
             #expect(error?.code == .unrepresentableValue)
             #expect(error?.message == "cannot upload change 2 of person/id-1: \(problem)")
             #expect(try await database.admin("SELECT count(*) FROM \(database.schema).changes") == "0\n")
@@ -64,10 +62,22 @@ extension HubTests {
             let database = try await HubDatabase.make()
             let (store, other) = (UUID(), UUID())
             let batch = try sampleChanges(1, from: other)
-            let error = try await database.withClient { hub in
-                await #expect(throws: SyncError.self) { try await hub.upload(batch, from: store) }
-            }
+            let error = try await database.refusedUpload(batch, from: store)
             #expect(error?.message == "cannot upload change 1 of person/id-0: it comes from store \(other), not \(store)")
         }
+
+        /// Two changes with one sequence in one batch: `ON CONFLICT DO NOTHING` would keep the first
+        /// and drop the second without a word.
+        @Test func aSequenceTwiceInOneBatchIsRefused() async throws {
+            let database = try await HubDatabase.make()
+            let store = UUID()
+            var batch = try sampleChanges(3, from: store)
+            batch[2].originSequence = 2
+            let error = try await database.refusedUpload(batch, from: store)
+            #expect(error?.code == .refused)
+            #expect(error?.message == "cannot upload change 2 of person/id-2: the batch holds sequence 2 twice")
+            #expect(try await database.admin("SELECT count(*) FROM \(database.schema).changes") == "0\n")
+        }
+
     }
 }
