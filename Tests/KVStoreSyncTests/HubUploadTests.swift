@@ -79,5 +79,24 @@ extension HubTests {
             #expect(try await database.admin("SELECT count(*) FROM \(database.schema).changes") == "0\n")
         }
 
+        /// A store restored from an older copy writes new changes under sequences it had already
+        /// uploaded: the hub must not keep the old ones and call the new ones "already stored".
+        @Test func aSequenceTheHubHoldsWithOtherContentIsRefused() async throws {
+            let database = try await HubDatabase.make()
+            let store = UUID()
+            var rewritten = try sampleChanges(5, from: store)
+            rewritten[3].value = .string("written after the restore")
+            let (retried, error) = try await database.withClient { hub in
+                try await hub.upload(try sampleChanges(4, from: store), from: store)
+                let retried = try await hub.upload(try sampleChanges(4, from: store), from: store)  // the same: fine
+                let error = await #expect(throws: SyncError.self) { try await hub.upload(Array(rewritten[2...]), from: store) }
+                return (retried, error)
+            }
+            #expect(retried.newChanges == 0)
+            #expect(error?.code == .refused)
+            #expect(error?.message == "cannot upload change 4 of person/id-3: the hub holds change 4 of store \(store) with other "
+                        + "content (was the store restored from an older copy, or copied with its id?)")
+            #expect(try await database.admin("SELECT count(*), max(origin_seq) FROM \(database.schema).changes") == "4|4\n")
+        }
     }
 }
