@@ -31,7 +31,8 @@ extension HubClient {
     ///   - kinds: only changes to records of these kinds (nil: all).
     ///   - limit: the most rows in the page.
     /// - Throws: ``SyncError``; ``SyncError/Code/damagedRow`` naming the row id and the problem
-    ///   when a row cannot be read as a change (the page is then not returned).
+    ///   when a row cannot be read as a change (the page is then not returned);
+    ///   ``SyncError/Code/cursorAhead`` when `cursor` is past every transaction of the hub.
     public func download(after cursor: HubCursor, excluding store: UUID, kinds: Set<String>? = nil,
                          limit: Int = 1000) async throws(SyncError) -> HubPage {
         var binds = PostgresBindings()
@@ -46,6 +47,12 @@ extension HubClient {
         for row in rows {
             let decoder = HubRowDecoder(row: row, hub: configuration.name)
             horizon = HubCursor(transaction: try decoder.horizon(), id: 0)
+            // On one server the horizon only grows, and every cursor is at or below one it gave.
+            guard horizon.transaction >= cursor.transaction else {
+                throw SyncError(.cursorAhead, hub: configuration.name,
+                                "the download cursor \(cursor) is ahead of the hub's transactions (the oldest still running is "
+                                    + "\(horizon.transaction)): the hub was restored or replaced; download again from the start")
+            }
             if let decoded = try decoder.change() { page.append(decoded) }
         }
         let isCaughtUp = page.count < max(1, limit)

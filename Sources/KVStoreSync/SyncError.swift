@@ -25,6 +25,11 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case schemaTooNew
         /// A row in the hub cannot be read as a change (see ``row``).
         case damagedRow
+        /// The download cursor is past every transaction the hub has run: it was given by another
+        /// server (the hub was restored from a dump into a new cluster, or the store points at
+        /// another hub). Reading on from it would skip every change the hub takes from now on;
+        /// download again from ``HubCursor/start`` (applying a change twice changes nothing).
+        case cursorAhead
         /// A value that the hub's `jsonb` column cannot hold exactly (see ``HubChange``).
         case unrepresentableValue
         /// The server refused a request (permissions, a constraint), saying why.
