@@ -35,9 +35,19 @@ extension PostgreSQLCluster {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasPrefix(prefix) {
             let directory = (temporary as NSString).appendingPathComponent(name)
             guard let owner = firstNumber(in: directory + "/owner"), kill(pid_t(owner), 0) != 0, errno == ESRCH else { continue }
-            if let server = firstNumber(in: directory + "/data/postmaster.pid") { kill(pid_t(server), SIGQUIT) }
+            if let server = firstNumber(in: directory + "/data/postmaster.pid"), isServer(server, of: directory + "/data") {
+                kill(pid_t(server), SIGQUIT)
+            }
             try? FileManager.default.removeItem(atPath: directory)
         }
+    }
+
+    /// Whether process `pid` is the server of `dataDirectory`: a stale `postmaster.pid` (after a
+    /// reboot) may name any process, and the postmaster's working directory is its data directory.
+    static func isServer(_ pid: Int32, of dataDirectory: String) -> Bool {
+        let directory = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")
+        return directory.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+            == URL(fileURLWithPath: dataDirectory).resolvingSymlinksInPath().standardizedFileURL.path
     }
 
     /// The number on the first line of `path`.
@@ -63,9 +73,11 @@ extension PostgreSQLCluster {
 
         static func stopAll() {
             for directory in lock.withLock({ dataDirectories }) {
-                guard let server = PostgreSQLCluster.firstNumber(in: directory + "/postmaster.pid") else { continue }
-                kill(pid_t(server), SIGQUIT)
-                for _ in 0..<200 where kill(pid_t(server), 0) == 0 { usleep(10_000) }  // up to 2 s
+                if let server = PostgreSQLCluster.firstNumber(in: directory + "/postmaster.pid"),
+                   PostgreSQLCluster.isServer(server, of: directory) {
+                    kill(pid_t(server), SIGQUIT)
+                    for _ in 0..<200 where kill(pid_t(server), 0) == 0 { usleep(10_000) }  // up to 2 s
+                }
                 try? FileManager.default.removeItem(atPath: (directory as NSString).deletingLastPathComponent)
             }
         }
