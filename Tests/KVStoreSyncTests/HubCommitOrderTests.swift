@@ -13,9 +13,7 @@ extension HubTests {
         @Test func aTransactionThatInsertsFirstAndCommitsLastIsNotSkipped() async throws {
             let database = try await HubDatabase.make()
             let (writer, reader) = (UUID(), UUID())
-            let slow = try await database.rawConnection()
-            let hub = try await database.connect()
-            do {
+            try await withWriterAndHub(database) { slow, hub in
                 let logger = Logger(label: "test")
                 try await slow.query("BEGIN", logger: logger)
                 // A: inserts first, so it gets the lower id and transaction id, and stays open.
@@ -34,6 +32,44 @@ extension HubTests {
                 let afterCommit = try await hub.download(after: whileOpen.cursor, excluding: reader)
                 #expect(afterCommit.rows.map(\.change.record.id) == ["a", "b"])
                 #expect(afterCommit.rows.first?.cursor.id ?? 0 < afterCommit.rows.last?.cursor.id ?? 0)  // A had the lower id
+            }
+        }
+
+        /// Rows inserted in savepoints carry the top-level transaction's id: one rolled back never
+        /// appears, one released waits with its transaction, and a reader that jumped past the
+        /// rows committed meanwhile (to the open transaction's id) still reads it after the commit.
+        @Test func rowsOfSavepointsWaitForTheirTransaction() async throws {
+            let database = try await HubDatabase.make()
+            let (writer, other, reader) = (UUID(), UUID(), UUID())
+            try await withWriterAndHub(database) { slow, hub in
+                let logger = Logger(label: "test")
+                func insert(_ sequence: Int, _ id: String) async throws {
+                    try await slow.query(PostgresQuery(unsafeSQL: """
+                        INSERT INTO \(database.schema).changes (origin, origin_seq, stamp_wall, stamp_counter, kind, record_id, key, change, value)
+                        VALUES ('\(writer)', \(sequence), 1000, 0, 'person', '\(id)', 'n', 'set', '1')
+                        """), logger: logger)
+                }
+                for statement in ["BEGIN", "SAVEPOINT a"] { try await slow.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                try await insert(1, "rolled-back")
+                for statement in ["ROLLBACK TO a", "SAVEPOINT b"] { try await slow.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                try await insert(2, "released")
+                try await slow.query("RELEASE b", logger: logger)
+                try await hub.upload([try change(other, 1, "later")], from: other)
+
+                let whileOpen = try await hub.download(after: .start, excluding: reader)
+                #expect(whileOpen.rows.isEmpty && whileOpen.isCaughtUp)
+                try await slow.query("COMMIT", logger: logger)
+                let afterCommit = try await hub.download(after: whileOpen.cursor, excluding: reader)
+                #expect(afterCommit.rows.map(\.change.record.id) == ["released", "later"])
+            }
+        }
+
+        /// Runs `body` with a plain connection (for a transaction held open) and a client, closing both.
+        private func withWriterAndHub(_ database: HubDatabase, _ body: (PostgresConnection, HubClient) async throws -> Void) async throws {
+            let slow = try await database.rawConnection()
+            let hub = try await database.connect()
+            do {
+                try await body(slow, hub)
             } catch {
                 try? await slow.close()
                 await hub.close()
