@@ -53,15 +53,36 @@ public final class HubClient: Sendable {
         try? await connection.close()
     }
 
-    /// Runs one statement and collects its rows, mapping failures to ``SyncError``.
+    /// Runs one statement and collects its rows, mapping failures to ``SyncError``. A statement
+    /// not answered within ``HubConfiguration/requestTimeout`` closes the connection (its state
+    /// is unknown: an answer may still come) and fails with ``SyncError/Code/connectionLost``.
     func rows(_ query: PostgresQuery) async throws(SyncError) -> [PostgresRow] {
         // postgres-nio drops a query written to a connection already closed (the server went
         // away while it was idle) without ever answering it.
         guard !connection.isClosed else { throw SyncError(.connectionLost, hub: configuration.name, "the connection to the hub was lost") }
+        let connection = connection, logger = logger, timeout = configuration.requestTimeout
         do {
-            var rows: [PostgresRow] = []
-            for try await row in try await connection.query(query, logger: logger) { rows.append(row) }
-            return rows
+            return try await withThrowingTaskGroup(of: [PostgresRow]?.self) { group in
+                group.addTask {
+                    var rows: [PostgresRow] = []
+                    for try await row in try await connection.query(query, logger: logger) { rows.append(row) }
+                    return rows
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let rows = try await group.next() ?? nil else {
+                    // The query waits for an answer that may never come: closing ends it.
+                    try? await connection.close()
+                    throw HubFailure.timedOut
+                }
+                return rows
+            }
+        } catch is HubFailure.TimedOut {
+            throw SyncError(.connectionLost, hub: configuration.name,
+                            "the hub did not answer within \(timeout.components.seconds) s (request_timeout); the connection was closed")
         } catch {
             throw HubFailure.map(error, hub: configuration.name, host: configuration.host, port: configuration.port)
         }

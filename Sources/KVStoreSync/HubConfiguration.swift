@@ -3,7 +3,7 @@ import Foundation
 /// Where the hub is and how to reach it, from a URL in libpq's form:
 ///
 /// ```
-/// postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE&schema=NAME&sslrootcert=FILE&connect_timeout=SECONDS]
+/// postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE&schema=NAME&sslrootcert=FILE&connect_timeout=SECONDS&request_timeout=SECONDS]
 /// ```
 ///
 /// The password comes from the URL (percent-encoded), else from a password file (its first line;
@@ -19,8 +19,10 @@ import Foundation
 ///
 /// Options: `sslmode` (``TLSMode``, default `disable`), `schema` (the hub's tables, default
 /// `kvstore_sync`: lowercase letters, digits and `_`), `sslrootcert` (a PEM file of the CAs to
-/// trust instead of the system's) and `connect_timeout` (seconds to wait for the connection and
-/// authentication, default 10). Any other option is an error.
+/// trust instead of the system's), `connect_timeout` (seconds to wait for the connection and
+/// authentication, default 10) and `request_timeout` (seconds to wait for the answer to each
+/// request once connected, default 30: a hub that stops answering mid-session fails the request
+/// and the connection instead of holding the caller forever). Any other option is an error.
 public struct HubConfiguration: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// How the connection uses TLS, as libpq's `sslmode`.
     public enum TLSMode: String, Sendable, CaseIterable {
@@ -54,10 +56,18 @@ public struct HubConfiguration: Sendable, Equatable, CustomStringConvertible, Cu
     public let rootCertificateFile: String?
     /// How long connecting and authenticating may take before the hub counts as unreachable.
     public let connectTimeout: Duration
+    /// How long one request (an upload batch, a download page, a registration) may wait for the
+    /// hub's answer before it fails with ``SyncError/Code/connectionLost`` and the connection is
+    /// closed. Default ``defaultRequestTimeout``.
+    public let requestTimeout: Duration
     let password: Secret?
 
     /// The schema used when the URL names none.
     public static let defaultSchema = "kvstore_sync"
+
+    /// The request time-out used when the URL gives no `request_timeout`: 30 seconds, well above
+    /// what an upload of a few thousand changes takes on a loaded server.
+    public static let defaultRequestTimeout = Duration.seconds(30)
 
     /// Reads a hub URL, and the password from `passwordFile` or `environment["PGPASSWORD"]` when
     /// the URL has none.
@@ -75,6 +85,7 @@ public struct HubConfiguration: Sendable, Equatable, CustomStringConvertible, Cu
         tls = options.tls
         rootCertificateFile = options.rootCertificateFile
         connectTimeout = options.connectTimeout
+        requestTimeout = options.requestTimeout
         password = try Secret.choose(url: parsed.password, file: passwordFile, environment: environment["PGPASSWORD"],
                                      hub: HubURL.redacted(user: user, host: host, port: port, database: database))
     }

@@ -81,6 +81,7 @@ extension HubURL {
         var tls = HubConfiguration.TLSMode.disable
         var rootCertificateFile: String?
         var connectTimeout = Duration.seconds(10)
+        var requestTimeout = HubConfiguration.defaultRequestTimeout
 
         init(_ query: Substring) throws(SyncError) {
             for pair in query.split(separator: "&") {
@@ -99,14 +100,20 @@ extension HubURL {
                 case "sslrootcert":
                     rootCertificateFile = text
                 case "connect_timeout":
-                    guard let seconds = Int(text), seconds > 0 else {
-                        throw HubURL.problem("connect_timeout '\(text)' in the hub URL is not a whole number of seconds above 0")
-                    }
-                    connectTimeout = .seconds(seconds)
+                    connectTimeout = try Self.seconds(text, option: name)
+                case "request_timeout":
+                    requestTimeout = try Self.seconds(text, option: name)
                 default:
-                    throw HubURL.problem("unknown option '\(name)' in the hub URL (sslmode, schema, sslrootcert, connect_timeout)")
+                    throw HubURL.problem("unknown option '\(name)' in the hub URL (sslmode, schema, sslrootcert, connect_timeout, request_timeout)")
                 }
             }
+        }
+
+        private static func seconds(_ text: String, option: Substring) throws(SyncError) -> Duration {
+            guard let seconds = Int(text), seconds > 0 else {
+                throw HubURL.problem("\(option) '\(text)' in the hub URL is not a whole number of seconds above 0")
+            }
+            return .seconds(seconds)
         }
 
         /// Lowercase, so that it is the same name quoted or not.

@@ -6,17 +6,18 @@ import TestSupport
 struct HubConfigurationTests {
     @Test func aURLNamesItsParts() throws {
         let hub = try HubConfiguration(url: "postgresql://sync%40team:p%3Ass@db.example:6432/app%20data?sslmode=verify-full"
-                                           + "&schema=team_sync&sslrootcert=/etc/ca.pem&connect_timeout=3", environment: [:])
+                                           + "&schema=team_sync&sslrootcert=/etc/ca.pem&connect_timeout=3&request_timeout=7", environment: [:])
         #expect(hub.user == "sync@team")
         #expect((hub.host, hub.port, hub.database, hub.schema) == ("db.example", 6432, "app data", "team_sync"))
         #expect(hub.tls == .verifyFull && hub.rootCertificateFile == "/etc/ca.pem" && hub.connectTimeout == .seconds(3))
+        #expect(hub.requestTimeout == .seconds(7))
         #expect(hub.description == "postgres://sync%40team@db.example:6432/app%20data?sslmode=verify-full&schema=team_sync")
     }
 
     @Test func defaultsAndIPv6() throws {
         let hub = try HubConfiguration(url: "postgres://sync@[::1]/app", environment: [:])
         #expect((hub.host, hub.port, hub.schema, hub.tls) == ("::1", 5432, "kvstore_sync", .disable))
-        #expect(hub.connectTimeout == .seconds(10))
+        #expect(hub.connectTimeout == .seconds(10) && hub.requestTimeout == .seconds(30))
         #expect(hub.description == "postgres://sync@[::1]:5432/app")
     }
 
@@ -27,9 +28,10 @@ struct HubConfigurationTests {
         ("postgres://sync@:5432/app", "the hub URL names no host (postgres://USER@HOST/DATABASE)"),
         ("postgres://sync@db:99999/app", "the hub URL's port '99999' is not a number from 1 to 65535"),
         ("postgres://sync@db/app?sslmode=on", "unknown sslmode 'on' in the hub URL (one of disable, allow, prefer, require, verify-ca, verify-full)"),
-        ("postgres://sync@db/app?sslcert=x", "unknown option 'sslcert' in the hub URL (sslmode, schema, sslrootcert, connect_timeout)"),
+        ("postgres://sync@db/app?sslcert=x", "unknown option 'sslcert' in the hub URL (sslmode, schema, sslrootcert, connect_timeout, request_timeout)"),
         ("postgres://sync@db/app?schema=Sync", "schema 'Sync' in the hub URL must be 1 to 63 lowercase letters, digits and '_', starting with a letter or '_'"),
         ("postgres://sync@db/app?connect_timeout=0", "connect_timeout '0' in the hub URL is not a whole number of seconds above 0"),
+        ("postgres://sync@db/app?request_timeout=soon", "request_timeout 'soon' in the hub URL is not a whole number of seconds above 0"),
         ("postgres://sync:se%ZZcret@db/app", "the password in the hub URL has an invalid %-escape"),
     ])
     func aBadURLIsOneClearLine(url: String, message: String) {
