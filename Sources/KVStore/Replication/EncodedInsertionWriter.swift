@@ -3,7 +3,8 @@ import LMDB
 
 /// Applies ``EncodedInsertion``s in one write transaction as their bytes: the record stored as it
 /// is, and the journal entry put together from the source entry's change, new and ref values with
-/// the replica's sequence, commit id, origin and time — byte for byte what
+/// the replica's sequence, commit id, origin and time, and (an entry with an origin) the source
+/// entry's stamp — byte for byte what
 /// ``WriteTransaction/apply(_:)`` stores and journals for the decoded entry — written in one pass
 /// into a buffer of its size. Its buffers are used again for every entry, and records inserted are
 /// counted per run of one kind: nothing is allocated per entry.
@@ -81,16 +82,18 @@ struct EncodedInsertionWriter {
         let record = UnsafeRawBufferPointer(rebasing: bytes[insertion.record])
         let reference = UnsafeRawBufferPointer(rebasing: bytes[insertion.reference])
         let commit = ValueCodec.zigZag(Int64(bitPattern: position.commit)), sequence = ValueCodec.zigZag(Int64(bitPattern: position.sequence))
+        // An entry from another store keeps its stamp; a rebuild's local entry takes this store's.
+        let stamp = ValueCodec.zigZag(Int64(bitPattern: (origin == nil ? try transaction.nextStampTime() : insertion.stamp).packed))
         let time = transaction.journalTimestamp.timeIntervalSinceReferenceDate.bitPattern
         // Each entry: the key's length and bytes, then the tagged value.
         var originEntries = (sequence: 0, store: 0)
         var sizes = 7 + EncodedInsertion.insertedChange.count + 8 + ValueCodec.varintSize(commit) + 4 + record.count
-            + 4 + reference.count + 10 + ValueCodec.varintSize(sequence) + 10 + 9
+            + 4 + reference.count + 10 + ValueCodec.varintSize(sequence) + 7 + ValueCodec.varintSize(stamp) + 10 + 9
         if let origin {
             originEntries = (10 + ValueCodec.varintSize(ValueCodec.zigZag(Int64(bitPattern: origin.sequence))), 7 + ValueCodec.varintSize(UInt64(origin.store.count)) + origin.store.count)
             sizes += 7 + 2 + 3 * 4 + originEntries.sequence + originEntries.store
         }
-        let count = origin == nil ? 6 : 7
+        let count = origin == nil ? 7 : 8
         let tableStart = 2, entriesStart = 2 + (count + 1) * 4
         Self.write(into: &entry, count: entriesStart + sizes) { out in
             out.byte(ValueCodec.version)
@@ -133,6 +136,9 @@ struct EncodedInsertionWriter {
             key("sequence")
             out.byte(ValueCodec.Tag.int)
             out.varint(sequence)
+            key("stamp")
+            out.byte(ValueCodec.Tag.int)
+            out.varint(stamp)
             key("timestamp")
             out.byte(ValueCodec.Tag.date)
             out.uint64(time)

@@ -96,5 +96,13 @@ extension StoreLayout {
         /// stores without any open as before.
         static let stampsPrefix = Array("stamps/".utf8)
         static func stamps(_ ref: RecordRef) -> [UInt8] { stampsPrefix + StoreLayout.recordKey(ref) }
+
+        // MARK: Sync
+
+        /// `sync/clock`: the store's hybrid logical clock state (the last ``HybridTime`` given),
+        /// `UInt64 LE` of ``HybridTime/packed``. Read only when the journal's last entry does not
+        /// tell it: written when truncating deletes the last entry (absent: the last entry's stamp,
+        /// or none when the journal is empty).
+        static let syncClock = Array("sync/clock".utf8)
     }
 }

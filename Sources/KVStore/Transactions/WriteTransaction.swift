@@ -32,6 +32,11 @@ public final class WriteTransaction: ReadTransaction {
     /// The time to record as keys' modification time instead of the commit's (replicated apply:
     /// the source entry's time); see ``stampModification(of:)``.
     var modificationTime: Date?
+    /// The stamp time to give the entries journaled (applying another store's entry: the source
+    /// entry's); nil for local changes, which the store's clock stamps (``nextStampTime()``).
+    var appliedStamp: HybridTime?
+    /// The last time the store's clock gave, once this transaction gave or recovered one.
+    var clockState: HybridTime?
     private var sequenceState: (commit: UInt64, last: UInt64)?
     /// Whether something was journaled under the current commit id (see ``startNextCommit()``).
     private var commitHasEntries = false
@@ -56,7 +61,8 @@ public final class WriteTransaction: ReadTransaction {
     ) throws {
         let position = try nextJournalPosition()
         var entry = JournalEntry(
-            sequence: position.sequence, commitID: position.commit, timestamp: timestamp, origin: origin,
+            sequence: position.sequence, commitID: position.commit, timestamp: timestamp,
+            stamp: try appliedStamp ?? nextStampTime(), origin: origin,
             ref: ref, keyPath: keyPath, change: change, oldValue: old, newValue: new,
             indexes: indexes, isDerived: isDerived)
         if new == nil, let encodedNew { entry.newStorage = .encodedRecord(encodedNew) }
@@ -81,6 +87,7 @@ public final class WriteTransaction: ReadTransaction {
             commit: counterSuccessor(
                 transaction.uint64(forKey: StoreLayout.MetaKey.lastCommit, in: databases.meta) ?? 0, "last-commit"),
             last: try lastSequence())
+        if sequenceState == nil { journalStart = state.last }
         state.last = try counterSuccessor(state.last, "last-sequence")
         sequenceState = state
         commitHasEntries = true
@@ -96,6 +103,14 @@ public final class WriteTransaction: ReadTransaction {
             throw StoreError(.corrupt, "the \(name) counter in meta is \(value), past the largest a journal reaches: the counter is damaged", path: store.path)
         }
         return value + 1
+    }
+
+    /// The store's last sequence when this transaction journaled its first entry.
+    private var journalStart: UInt64?
+
+    /// The sequence of the journal's last entry before this transaction's own.
+    func journalStartSequence() throws -> UInt64 {
+        try journalStart ?? lastSequence()
     }
 
     /// The time this transaction's journal entries carry.

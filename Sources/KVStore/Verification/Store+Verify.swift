@@ -58,7 +58,7 @@ extension Store {
     /// index entry is one its record gives and every record has its entries; the
     /// journal's keys are sequences, contiguous from its first entry to the `last-sequence`
     /// counter, every entry decodes and matches its key, commit ids
-    /// never go back and none is past `last-commit`. When the journal reaches back to the store's
+    /// never go back and none is past `last-commit`, the store's own entries' stamps increase. When the journal reaches back to the store's
     /// creation, it is replayed into a temporary store and compared with the records (the
     /// comparison ``forEachDifference(from:_:)`` makes) and the kind catalog.
     ///
@@ -151,6 +151,7 @@ extension Store {
         report.lastSequence = try txn.lastSequence()
         let lastCommit = try txn.transaction.uint64(forKey: StoreLayout.MetaKey.lastCommit, in: databases.meta) ?? 0
         var previous: (sequence: UInt64, commit: UInt64)?
+        var stamps = LocalStampOrder()
         try txn.transaction.scan(databases.journal) { key, value in
             progress?(1)
             report.entries += 1
@@ -174,6 +175,7 @@ extension Store {
             if entry.commitID > lastCommit {
                 report.add("journal entry \(sequence) has commit \(entry.commitID), past the last-commit counter \(lastCommit)")
             }
+            stamps.check(entry, into: &report)
             previous = (sequence, entry.commitID)
             return true
         }

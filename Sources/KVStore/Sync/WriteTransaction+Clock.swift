@@ -1,0 +1,59 @@
+import Foundation
+
+/// The store's hybrid logical clock, as a write transaction gives stamps to its journal entries.
+///
+/// The clock's state is the last time given: read, at the first entry of a write transaction,
+/// from the journal's last entry — no write per commit, and right whatever process wrote last.
+/// Where the last entry does not tell it — the journal was truncated through its last entry, or
+/// that entry was applied from another store (its time is that store's, which may be behind this
+/// store's clock, or far ahead and not to be adopted) — meta `sync/clock` does
+/// (``StoreLayout/MetaKey/syncClock``), saved by the writes that leave the journal so.
+extension WriteTransaction {
+    /// The time for the next local journal entry: later than the last one given (the clock's
+    /// state), at the transaction's time when that is later (a new millisecond, counter 0), else
+    /// the next counter of the last one's millisecond.
+    func nextStampTime() throws -> HybridTime {
+        let last = try clockState ?? recoveredClock()
+        let next = last.map { $0.successor(now: physicalMilliseconds) } ?? HybridTime(wall: physicalMilliseconds, counter: 0)
+        clockState = next
+        return next
+    }
+
+    /// Milliseconds since 1970 of the transaction's time (all its entries share one reading).
+    var physicalMilliseconds: UInt64 { HybridTime.milliseconds(journalTimestamp) }
+
+    /// The clock's state as the store's committed data tells it, before this transaction gave
+    /// any time; nil when nothing was ever stamped.
+    private func recoveredClock() throws -> HybridTime? {
+        let last = try journalStartSequence()
+        let recorded: (time: HybridTime, isLocal: Bool)? = last == 0 ? nil : try transaction.withValue(forKey: StoreLayout.sequenceKey(last), in: databases.journal) { bytes in
+            guard let bytes else { return nil }
+            do {
+                let isLocal = try RecordCodec.value(forKey: "origin", in: bytes) == nil
+                if case .int(let packed)? = try RecordCodec.value(forKey: "stamp", in: bytes) {
+                    return (HybridTime(packed: UInt64(bitPattern: packed)), isLocal)
+                }
+                guard case .date(let timestamp)? = try RecordCodec.value(forKey: "timestamp", in: bytes) else {
+                    throw StoreError(.corrupt, "journal entry \(last) is corrupt: it has no timestamp", path: store.path)
+                }
+                return (HybridTime(legacy: timestamp), isLocal)
+            } catch let error as ValueDecodingError {
+                throw StoreError(.corrupt, "journal entry \(last) is corrupt: \(error)", path: store.path)
+            }
+        }
+        if let recorded, recorded.isLocal { return recorded.time }
+        return try savedClock() ?? recorded?.time
+    }
+
+    /// Meta `sync/clock`, when saved.
+    func savedClock() throws -> HybridTime? {
+        try transaction.uint64(forKey: StoreLayout.MetaKey.syncClock, in: databases.meta).map(HybridTime.init(packed:))
+    }
+
+    /// Saves the clock's state in meta `sync/clock`: what the next transaction recovers when the
+    /// journal's last entry does not tell it. A no-op when no time was given or recovered.
+    func saveClock() throws {
+        guard let state = try clockState ?? recoveredClock() else { return }
+        try transaction.put(StoreLayout.MetaKey.syncClock, StoreLayout.uint64(state.packed), in: databases.meta)
+    }
+}
