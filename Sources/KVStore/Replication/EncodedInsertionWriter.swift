@@ -10,8 +10,9 @@ import LMDB
 /// counted per run of one kind: nothing is allocated per entry.
 ///
 /// Only for a transaction whose store has no observers in this process (they are told of decoded
-/// entries), and records of kinds the store's catalog does not declare (``applies(_:in:)``): a
-/// declared kind's rules are checked, and its modification times kept, on decoded records.
+/// entries), and records of kinds the store's catalog does not declare and the store does not
+/// sync (``applies(_:in:)``): a declared kind's rules are checked, and its modification times and
+/// a synced kind's sync state kept, on decoded records.
 ///
 /// ```swift
 /// var writer = EncodedInsertionWriter(transaction: txn)
@@ -33,7 +34,8 @@ struct EncodedInsertionWriter {
     }
 
     /// Whether ``insert(_:origin:in:)`` can apply `insertion`: the catalog does not declare its
-    /// kind (the decoding apply checks a declared kind's rules and stamps modification times).
+    /// kind, and the store does not sync it (the decoding apply checks a declared kind's rules,
+    /// stamps modification times and keeps the sync state).
     mutating func applies(_ insertion: EncodedInsertion, in bytes: UnsafeRawBufferPointer) throws -> Bool {
         try count(kind: UnsafeRawBufferPointer(rebasing: bytes[insertion.kind]))
         return !isDeclared
@@ -171,7 +173,8 @@ struct EncodedInsertionWriter {
         try finish()
         self.kind.removeAll(keepingCapacity: true)
         self.kind.append(contentsOf: kind)
-        isDeclared = try transaction.kindCatalog().declares(String(decoding: kind, as: UTF8.self))
+        let catalog = try transaction.kindCatalog(), name = String(decoding: kind, as: UTF8.self)
+        isDeclared = try catalog.declares(name) || catalog.sync?.syncs(name) == true
     }
 
     /// Adds the records inserted to their kind's count; call it before the transaction ends.

@@ -13,7 +13,8 @@ extension StoreLayout {
 
         /// `format`: the format version the store was written in, `UInt32 LE`: written at creation
         /// (``StoreLayout/formatVersion``, 1), raised to ``StoreLayout/catalogFormatVersion`` (2) by
-        /// the first kind declaration stored in the catalog; a store whose format is newer than
+        /// the first kind declaration stored in the catalog, and to ``StoreLayout/syncFormatVersion``
+        /// (3) by the first sync configuration (`sync/config`); a store whose format is newer than
         /// ``StoreLayout/newestFormatVersion`` is refused.
         static let format = Array("format".utf8)
 
@@ -98,6 +99,15 @@ extension StoreLayout {
         static func stamps(_ ref: RecordRef) -> [UInt8] { stampsPrefix + StoreLayout.recordKey(ref) }
 
         // MARK: Sync
+
+        /// `sync/config`: which kinds the store syncs (``SyncConfiguration``): one format byte (1;
+        /// a newer one is refused with ``StoreError/Code/newerFormat``), then a ``RecordCodec``
+        /// dictionary — `kinds`, the names of the kinds that sync (absent: every kind). Absent:
+        /// the store does not sync, and keeps no sync state. Read with the kind catalog: writing
+        /// it replaces `catalog-version`; the first one raises the store's format to
+        /// ``StoreLayout/syncFormatVersion`` (3). The `sync` database holds the synced records'
+        /// state (``SyncStateStorage``).
+        static let syncConfig = Array("sync/config".utf8)
 
         /// `sync/clock`: the store's hybrid logical clock state (the last ``HybridTime`` given),
         /// `UInt64 LE` of ``HybridTime/packed``. Read only when the journal's last entry does not

@@ -11,10 +11,14 @@ import Foundation
 extension WriteTransaction {
     /// The time for the next local journal entry: later than the last one given (the clock's
     /// state), at the transaction's time when that is later (a new millisecond, counter 0), else
-    /// the next counter of the last one's millisecond.
-    func nextStampTime() throws -> HybridTime {
+    /// the next counter of the last one's millisecond — and later than `floor`, the latest stamp
+    /// of the record changed (a kind that syncs): a local change must win over every change the
+    /// record's state holds, even one from a clock so far ahead that the clock did not adopt it
+    /// (else this store would hold a value every other store drops). The clock takes the time given.
+    func nextStampTime(after floor: SyncStamp? = nil) throws -> HybridTime {
         let last = try clockState ?? recoveredClock()
-        let next = last.map { $0.successor(now: physicalMilliseconds) } ?? HybridTime(wall: physicalMilliseconds, counter: 0)
+        var next = last.map { $0.successor(now: physicalMilliseconds) } ?? HybridTime(wall: physicalMilliseconds, counter: 0)
+        if let floor, floor.time >= next { next = floor.time.successor(now: physicalMilliseconds) }
         clockState = next
         return next
     }

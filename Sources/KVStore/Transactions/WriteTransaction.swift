@@ -60,9 +60,10 @@ public final class WriteTransaction: ReadTransaction {
         indexes: [Int]? = nil, isDerived: Bool = false, encodedNew: [UInt8]? = nil
     ) throws {
         let position = try nextJournalPosition()
+        let syncState = try syncStateBeforeJournaling(change, ref: ref, isDerived: isDerived)
         var entry = JournalEntry(
             sequence: position.sequence, commitID: position.commit, timestamp: timestamp,
-            stamp: try appliedStamp ?? nextStampTime(), origin: origin,
+            stamp: try appliedStamp ?? nextStampTime(after: syncState?.latest), origin: origin,
             ref: ref, keyPath: keyPath, change: change, oldValue: old, newValue: new,
             indexes: indexes, isDerived: isDerived)
         if new == nil, let encodedNew { entry.newStorage = .encodedRecord(encodedNew) }
@@ -74,6 +75,7 @@ public final class WriteTransaction: ReadTransaction {
         }
         try transaction.put(StoreLayout.sequenceKey(position.sequence), encoded, in: databases.journal, append: true)
         try stampModification(of: entry)
+        if let syncState { try keepSyncState(syncState, for: entry, stamp: entry.syncStamp(localStore: store.id)) }
         if keepsEntries || store.observation.isObserved { entries.append(entry) }
     }
 

@@ -54,6 +54,7 @@ extension Store {
     /// Checks the store's invariants: every record key names a valid reference, every record
     /// decodes and has only keys a key path can name and no top-level null; the per-kind
     /// counters match the records; modification times (`stamps/`) decode and name records; the
+    /// `sync` database agrees with the records of the kinds that sync; the
     /// kind catalog's declarations decode and the records of each closed kind keep its rules; every
     /// index entry is one its record gives and every record has its entries; the
     /// journal's keys are sequences, contiguous from its first entry to the `last-sequence`
@@ -86,6 +87,7 @@ extension Store {
             let recordsDecode = pages.isClean(StoreLayout.records) ? try checkRecords(txn, into: &report, progress: progress) : false
             if pages.isClean(StoreLayout.records) {
                 try checkModificationTimes(txn, into: &report)
+                if pages.isClean(StoreLayout.sync) { try checkSyncState(txn, into: &report) }
                 try checkCatalog(txn, into: &report)
                 if pages.isClean(StoreLayout.indexes) { try checkIndexes(txn, into: &report) }
             }
