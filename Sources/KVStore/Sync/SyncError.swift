@@ -7,14 +7,25 @@ package struct SyncError: Error, Sendable, CustomStringConvertible {
         /// A remote change this store cannot apply (its kind's rules refuse it, or it is
         /// malformed); nothing of the batch was applied.
         case refused
+        /// A remote change to a kind this store does not sync; nothing of the batch was applied.
+        case kindNotSynced
     }
 
     package let code: Code
     package let message: String
+    /// The remote change refused (``Code/refused``, ``Code/kindNotSynced``): its origin store and
+    /// sequence, record and key.
+    package let change: RemoteChange?
 
-    init(_ code: Code, _ message: String) {
+    init(_ code: Code, _ message: String, change: RemoteChange? = nil) {
         self.code = code
         self.message = message
+        self.change = change
+    }
+
+    /// A remote change refused, and why.
+    static func refused(_ change: RemoteChange, _ reason: String, code: Code = .refused) -> SyncError {
+        SyncError(code, "remote change \(change) refused: \(reason); nothing of its batch is applied", change: change)
     }
 
     package var description: String { message }

@@ -49,6 +49,20 @@ extension WriteTransaction {
         return try savedClock() ?? recorded?.time
     }
 
+    /// Sets the clock's state from the store's committed data, or to the transaction's time when
+    /// nothing was ever stamped: what ``saveClock()`` then saves, whatever the journal's last
+    /// entry becomes (an entry applied from elsewhere carries that store's time).
+    func startClock() throws -> HybridTime {
+        let state = try clockState ?? recoveredClock() ?? HybridTime(wall: physicalMilliseconds, counter: 0)
+        clockState = state
+        return state
+    }
+
+    /// Advances the clock to `time`, a remote change's, when it is later than the clock's state.
+    func adoptClock(_ time: HybridTime) throws {
+        clockState = max(try startClock(), time)
+    }
+
     /// Meta `sync/clock`, when saved.
     func savedClock() throws -> HybridTime? {
         try transaction.uint64(forKey: StoreLayout.MetaKey.syncClock, in: databases.meta).map(HybridTime.init(packed:))

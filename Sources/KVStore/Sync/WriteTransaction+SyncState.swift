@@ -4,10 +4,11 @@
 /// updates it after.
 extension WriteTransaction {
     /// The state of the record `change` touches, when it is a change sync keeps (a record's,
-    /// not derived) of a kind the store syncs; nil otherwise. For a store that does not sync, a
+    /// not derived) of a kind the store syncs; nil otherwise, and while applying remote changes
+    /// (``applyRemote(_:hubNow:)`` keeps the state itself). For a store that does not sync, a
     /// look at the kind catalog this transaction already read: no LMDB operation.
     func syncStateBeforeJournaling(_ change: ChangeKind, ref: RecordRef, isDerived: Bool) throws -> SyncRecordState? {
-        guard !isDerived, change != .kindDeclared else { return nil }
+        guard !isDerived, change != .kindDeclared, !isApplyingRemote else { return nil }
         let catalog = try kindCatalog()
         guard catalog.hasSyncConfiguration, let configuration = try catalog.sync, configuration.syncs(ref.kind) else { return nil }
         return try syncState(of: ref)
@@ -35,7 +36,9 @@ extension WriteTransaction {
             return .key(top, isSet: !(entry.change == .setting && top == keyPath && entry.newValue == nil))
         }
     }
+}
 
+extension ReadTransaction {
     /// Whether the store syncs records of `kind`.
     func syncs(_ kind: String) throws -> Bool {
         try kindCatalog().sync?.syncs(kind) ?? false

@@ -37,13 +37,17 @@ public final class WriteTransaction: ReadTransaction {
     var appliedStamp: HybridTime?
     /// The last time the store's clock gave, once this transaction gave or recovered one.
     var clockState: HybridTime?
+    /// Whether remote changes are being applied (``applyRemote(_:hubNow:)``): it keeps the sync
+    /// state itself, so journaling leaves it alone.
+    var isApplyingRemote = false
     private var sequenceState: (commit: UInt64, last: UInt64)?
     /// Whether something was journaled under the current commit id (see ``startNextCommit()``).
     private var commitHasEntries = false
     private var countDeltas: [String: Int] = [:]
     /// A change whose record was written but whose journal entry could not be: the transaction
-    /// must not commit (``finish()`` throws it), even if the caller caught the error.
-    private var unjournaled: (any Error)?
+    /// must not commit (``finish()`` throws it), even if the caller caught the error; also a
+    /// batch of remote changes refused halfway.
+    var unjournaled: (any Error)?
     private let timestamp = Date()
     /// Whether the changes are applied from another store's journal (allowed on a replica).
     var isApplying = false
