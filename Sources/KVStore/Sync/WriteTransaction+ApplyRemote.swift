@@ -51,8 +51,8 @@ extension WriteTransaction {
         return report
     }
 
-    /// `change` with its keys in NFC (as the store keeps them); refused when malformed or of a
-    /// kind the store does not sync.
+    /// `change` with its keys in NFC (as the store keeps them) and an inserted record's null
+    /// values left out; refused when malformed or of a kind the store does not sync.
     private func checkedRemoteChange(_ change: RemoteChange) throws -> RemoteChange {
         guard try syncs(change.ref.kind) else {
             throw SyncError.refused(change, "this store does not sync kind '\(change.ref.kind)'", code: .kindNotSynced)
@@ -73,7 +73,9 @@ extension WriteTransaction {
             do { try Self.checkKey(key) } catch { throw SyncError.refused(change, error.message) }
         }
         if case .dictionary(let values)? = change.value, change.change == .insert {
-            change.value = .dictionary(Dictionary(values.map { (UTF8Text.nfc($0.key), $0.value) }, uniquingKeysWith: { $1 }))
+            // A record holds no null at its top level: such a key is not inserted (nor stamped).
+            let kept = values.filter { !$0.value.isNull }.map { (UTF8Text.nfc($0.key), $0.value) }
+            change.value = .dictionary(Dictionary(kept, uniquingKeysWith: { $1 }))
         }
         return change
     }

@@ -87,6 +87,13 @@ import TestSupport
         #expect(try store.verify().isHealthy)
     }
 
+    @Test func aNullInAnInsertedRecordIsNoKey() throws {
+        try store.applyRemote([remote(.insert, note, nil, ["a": .null, "b": 1], at: base, from: other)])
+        #expect(try store.record(note) == ["b": 1])
+        #expect(try store.read { try $0.syncState(of: note) }.keys.keys.sorted() == ["b"])
+        #expect(try store.verify().isHealthy)
+    }
+
     @Test func aLocalChangeAfterARemoteOneIsStampedAfterIt() throws {
         try store.applyRemote([remote(.insert, note, nil, ["title": "a"], at: base, from: other)])
         try store.write { try $0.mutableArray(forKey: "tags", of: note).append("x") }
