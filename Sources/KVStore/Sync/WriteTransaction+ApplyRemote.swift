@@ -30,7 +30,8 @@ extension WriteTransaction {
     /// - Throws: ``SyncError`` with code ``SyncError/Code/kindNotSynced`` for a change to a kind
     ///   the store does not sync, or ``SyncError/Code/refused`` for a malformed change or one the
     ///   kind's rules refuse (a closed kind's undeclared key, a value of another type than declared,
-    ///   a validator's refusal, a unique index's duplicate), naming the change's origin store and
+    ///   a validator's refusal, a unique index's duplicate, a hook that stores under another key
+    ///   than the change's), naming the change's origin store and
     ///   sequence, record and key. Nothing of the batch is applied then: the refusal comes before
     ///   any write, or else the transaction can no longer commit (the caller's write throws it,
     ///   even if the caller caught it), so the caller's write transaction aborts.
@@ -118,13 +119,23 @@ extension WriteTransaction {
             guard let value else { throw corruptSyncState(ref, key: key) }
             values[key] = value
         }
-        guard let current else { return try insert(values, as: ref) }
-        for key in Set(current.keys).union(values.keys).sorted(by: UTF8Text.precedes) where current[key] != values[key] {
-            if let value = values[key] {
-                try setValue(value, forKey: key, of: ref)
-            } else {
-                try removeValue(forKey: key, of: ref)
+        if let current {
+            for key in Set(current.keys).union(values.keys).sorted(by: UTF8Text.precedes) where current[key] != values[key] {
+                if let value = values[key] {
+                    try setValue(value, forKey: key, of: ref)
+                } else {
+                    try removeValue(forKey: key, of: ref)
+                }
             }
+        } else {
+            try insert(values, as: ref)
+        }
+        // A hook may store under another key: the record would then differ from the state, and
+        // from the other stores' records. (A validator may rewrite a value: every store does alike.)
+        let written = try record(ref).map { Set($0.keys) }
+        if written != Set(values.keys) {
+            func list(_ keys: Set<String>?) -> String { keys.map { $0.sorted(by: UTF8Text.precedes).joined(separator: ", ") } ?? "no record" }
+            throw SyncError.refused(change, "the kind's hooks left \(ref) with keys \(list(written)) where the change leaves \(list(Set(values.keys)))")
         }
     }
 }

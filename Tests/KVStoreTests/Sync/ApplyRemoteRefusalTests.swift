@@ -59,6 +59,12 @@ import TestSupport
         try expectRefused(remote(.set, note, "title", "bad", at: base + 3, from: other), by: kind, reason: "no bad titles", options: options)
     }
 
+    @Test func aHookThatStoresUnderAnotherKey() throws {
+        var kind = try Kind("note")
+        kind.setValueForUndefinedKey = { value, key, ref, txn in try txn.storeValue(value, forKey: key == "heading" ? "title" : key, of: ref) }
+        try expectRefused(remote(.set, note, "heading", "h", at: base + 3, from: other), by: kind, reason: "the kind's hooks left note/1 with keys guid, title where the change leaves guid, heading, title")
+    }
+
     @Test func aDuplicateInAUniqueIndex() throws {
         var kind = try Kind("note")
         kind.indexes = [try KindIndex(["guid"], unique: true, folded: false)]
