@@ -46,7 +46,14 @@ extension WriteTransaction {
             } else {
                 try adoptClock(change.stamp)
             }
-            if try applyRemote(change) { report.applied += 1 } else { report.superseded += 1 }
+            do {
+                if try applyRemote(change) { report.applied += 1 } else { report.superseded += 1 }
+            } catch {
+                // Reading a later change's state can fail (damage) after earlier changes of the
+                // batch were written: the half-applied batch must not commit either.
+                if report.applied > 0 { unjournaled = unjournaled ?? error }
+                throw error
+            }
         }
         if report.applied > 0 || clockState != clockBefore { try saveClock() }
         return report

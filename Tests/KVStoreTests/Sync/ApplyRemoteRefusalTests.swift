@@ -70,4 +70,27 @@ import TestSupport
         kind.indexes = [try KindIndex(["guid"], unique: true, folded: false)]
         try expectRefused(remote(.set, ref("note/2"), "guid", "g1", at: base + 3, from: other), by: kind, reason: "unique")
     }
+
+    /// A later change's record whose sync state is damaged: the error comes after the batch's
+    /// first change was written, so a caller that catches it cannot commit that change alone.
+    @Test func aDamagedStateAfterAChangeWasWritten() throws {
+        let t = try TemporaryStore.syncing()
+        try t.store.applyRemote([
+            remote(.insert, note, nil, ["title": "a"], at: base, from: other),
+            remote(.insert, ref("note/2"), nil, ["guid": "g2"], at: base + 1, from: other),
+        ])
+        try t.store.write { txn in
+            try txn.transaction.put(SyncStateStorage.key("guid", of: ref("note/2")), [7], in: try #require(txn.databases.sync))
+        }
+        let (sequence, records) = (try t.store.lastSequence, try t.store.allRecords())
+        let batch = [remote(.set, note, "title", "b", at: base + 2, from: other), remote(.set, ref("note/2"), "guid", "g3", at: base + 3, from: other)]
+        #expect(throws: StoreError.self) { try t.store.write { txn in _ = try? txn.applyRemote(batch) } }
+        #expect(try t.store.lastSequence == sequence && t.store.allRecords() == records)
+        do {
+            try t.store.applyRemote(batch)
+            Issue.record("the batch applied")
+        } catch let error as StoreError {
+            #expect(error.code == .corrupt && error.message.contains("the sync state of note/2 key 'guid' is corrupt"), "\(error)")
+        }
+    }
 }
