@@ -138,7 +138,8 @@ package struct JournalApplier {
             txn.origin = origin
             // An entry from another store keeps its stamp; a rebuild's local entry takes this store's.
             txn.appliedStamp = origin == nil ? nil : entry.stamp ?? HybridTime(legacy: entry.timestamp)
-            defer { txn.appliedStamp = nil }
+            txn.appliedStampIsLegacy = entry.stamp == nil
+            defer { (txn.appliedStamp, txn.appliedStampIsLegacy) = (nil, false) }
             var changed = true
             let problem = entry.change == .kindDeclared ? try txn.applyDeclaration(entry, changed: &changed) : try txn.apply(entry)
             if let problem {

@@ -23,6 +23,19 @@ extension WriteTransaction {
         return next
     }
 
+    /// The time of the entry being journaled: the applied entry's (``appliedStamp``), else the
+    /// clock's next (``nextStampTime(after:)``). An applied entry an older kvstore wrote has no
+    /// stamp, and every entry of its commit reads as one time: a later entry of the commit on the
+    /// same record of a kind that syncs (a deletion then an insertion, a set then a removal) would
+    /// tie with the earlier one in the record's sync state and lose, leaving the record and its
+    /// state apart. In journal order the later entry wins: it takes the time after the record's
+    /// latest stamp when that stamp is the same store's and not before it.
+    func entryStampTime(after floor: SyncStamp?) throws -> HybridTime {
+        guard let applied = appliedStamp else { return try nextStampTime(after: floor) }
+        guard appliedStampIsLegacy, let floor, floor.store == origin?.storeID, floor.time >= applied else { return applied }
+        return floor.time.successor(now: applied.wall)
+    }
+
     /// Milliseconds since 1970 of the transaction's time (all its entries share one reading).
     var physicalMilliseconds: UInt64 { HybridTime.milliseconds(journalTimestamp) }
 

@@ -35,6 +35,9 @@ public final class WriteTransaction: ReadTransaction {
     /// The stamp time to give the entries journaled (applying another store's entry: the source
     /// entry's); nil for local changes, which the store's clock stamps (``nextStampTime()``).
     var appliedStamp: HybridTime?
+    /// Whether ``appliedStamp`` is a legacy entry's timestamp (``HybridTime/init(legacy:)``),
+    /// shared by every entry of its commit; see ``entryStampTime(after:)``.
+    var appliedStampIsLegacy = false
     /// The last time the store's clock gave, once this transaction gave or recovered one.
     var clockState: HybridTime?
     /// Whether remote changes are being applied (``applyRemote(_:hubNow:)``): it keeps the sync
@@ -67,7 +70,7 @@ public final class WriteTransaction: ReadTransaction {
         let syncState = try syncStateBeforeJournaling(change, ref: ref, isDerived: isDerived)
         var entry = JournalEntry(
             sequence: position.sequence, commitID: position.commit, timestamp: timestamp,
-            stamp: try appliedStamp ?? nextStampTime(after: syncState?.latest), origin: origin,
+            stamp: try entryStampTime(after: syncState?.latest), origin: origin,
             ref: ref, keyPath: keyPath, change: change, oldValue: old, newValue: new,
             indexes: indexes, isDerived: isDerived)
         if new == nil, let encodedNew { entry.newStorage = .encodedRecord(encodedNew) }

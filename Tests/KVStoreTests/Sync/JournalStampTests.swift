@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import KVStore
+@_spi(Sync) @testable import KVStore
 
 /// Every journal entry carries its ``HybridTime``: strictly increasing in one store, recovered
 /// from the journal (and meta) by every write, kept unchanged when applied elsewhere.
@@ -175,5 +175,35 @@ import Testing
         try journalLocal(at: first)
         let findings = try t.store.verify().findings
         #expect(findings == ["journal entry 3 has stamp \(first), not after the stamp \(try stamps(t.store)[1]) of entry 2: the store's clock went back"])
+    }
+
+    /// Entries an older kvstore wrote in one commit share one time; applied to a kind that syncs,
+    /// the later one of a record still wins, as the journal orders them.
+    @Test(arguments: [true, false])
+    func applyingOneCommitOfEntriesWithoutStampsToAKindThatSyncs(reinserting: Bool) throws {
+        let source = try TemporaryStore(), note = ref("note/1")
+        try source.store.insert(["a": 1, "c": 0], as: note)
+        try source.store.write { txn in
+            if reinserting {
+                try txn.delete(note)
+                try txn.insert(["b": 2], as: note)
+            } else {
+                try txn.setValue(3, forKey: "a", of: note)
+                try txn.removeValue(forKey: "a", of: note)
+            }
+        }
+        var legacy = try source.store.journalEntries()
+        for index in legacy.indices {
+            legacy[index].stamp = nil
+            legacy[index].timestamp = legacy[0].timestamp  // one millisecond, as a fast writer's
+        }
+        var bytes: [UInt8] = []
+        let writer = try JournalStreamWriter(header: JournalStreamHeader(storeID: source.store.id, firstSequence: 1, lastSequence: UInt64(legacy.count))) { bytes += $0 }
+        for entry in legacy { try writer.append(entry) }
+        try writer.finish()
+        let target = try TemporaryStore.syncing()
+        try apply(bytes, to: target.store)
+        #expect(try target.store.record(note) == (reinserting ? ["b": 2] : ["c": 0]))
+        #expect(try target.store.verify().findings == [])
     }
 }
