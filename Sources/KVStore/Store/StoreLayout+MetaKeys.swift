@@ -13,8 +13,10 @@ extension StoreLayout {
 
         /// `format`: the format version the store was written in, `UInt32 LE`: written at creation
         /// (``StoreLayout/formatVersion``, 1), raised to ``StoreLayout/catalogFormatVersion`` (2) by
-        /// the first kind declaration stored in the catalog, and to ``StoreLayout/syncFormatVersion``
-        /// (3) by the first sync configuration (`sync/config`); a store whose format is newer than
+        /// the first kind declaration stored in the catalog, to
+        /// ``StoreLayout/indexStatisticsFormatVersion`` (3) by the first index built with counts of
+        /// its irregular entries, and to ``StoreLayout/syncFormatVersion`` (4) by the first sync
+        /// configuration (`sync/config`); a store whose format is newer than
         /// ``StoreLayout/newestFormatVersion`` is refused.
         static let format = Array("format".utf8)
 
@@ -105,7 +107,7 @@ extension StoreLayout {
         /// dictionary — `kinds`, the names of the kinds that sync (absent: every kind). Absent:
         /// the store does not sync, and keeps no sync state. Read with the kind catalog: writing
         /// it replaces `catalog-version`; the first one raises the store's format to
-        /// ``StoreLayout/syncFormatVersion`` (3). The `sync` database holds the synced records'
+        /// ``StoreLayout/syncFormatVersion`` (4). The `sync` database holds the synced records'
         /// state (``SyncStateStorage``).
         static let syncConfig = Array("sync/config".utf8)
 

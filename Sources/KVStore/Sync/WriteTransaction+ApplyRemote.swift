@@ -27,8 +27,8 @@ extension WriteTransaction {
     /// let report = try store.write { try $0.applyRemote(downloaded, hubNow: hubClock) }
     /// ```
     /// - Parameter hubNow: the hub's time now; nil: this store's clock.
-    /// - Throws: ``SyncError`` with code ``SyncError/Code/kindNotSynced`` for a change to a kind
-    ///   the store does not sync, or ``SyncError/Code/refused`` for a malformed change or one the
+    /// - Throws: ``SyncStateError`` with code ``SyncStateError/Code/kindNotSynced`` for a change to a kind
+    ///   the store does not sync, or ``SyncStateError/Code/refused`` for a malformed change or one the
     ///   kind's rules refuse (a closed kind's undeclared key, a value of another type than declared,
     ///   a validator's refusal, a unique index's duplicate, a hook that stores under another key
     ///   than the change's), naming the change's origin store and
@@ -63,7 +63,7 @@ extension WriteTransaction {
     /// values left out; refused when malformed or of a kind the store does not sync.
     private func checkedRemoteChange(_ change: RemoteChange) throws -> RemoteChange {
         guard try syncs(change.ref.kind) else {
-            throw SyncError.refused(change, "this store does not sync kind '\(change.ref.kind)'", code: .kindNotSynced)
+            throw SyncStateError.refused(change, "this store does not sync kind '\(change.ref.kind)'", code: .kindNotSynced)
         }
         var change = change
         change.key = change.key.map(UTF8Text.nfc)
@@ -73,12 +73,12 @@ extension WriteTransaction {
         case .insert: change.value?.dictionaryValue == nil ? "the inserted record is not a dictionary" : nil
         case .delete: change.value != nil ? "a deletion with a value" : nil
         }
-        if let problem { throw SyncError.refused(change, problem) }
+        if let problem { throw SyncStateError.refused(change, problem) }
         if (change.change == .insert || change.change == .delete) && change.key != nil {
-            throw SyncError.refused(change, "a record's \(change.change == .insert ? "insertion" : "deletion") with a key")
+            throw SyncStateError.refused(change, "a record's \(change.change == .insert ? "insertion" : "deletion") with a key")
         }
         if let key = change.key {
-            do { try Self.checkKey(key) } catch { throw SyncError.refused(change, error.message) }
+            do { try Self.checkKey(key) } catch { throw SyncStateError.refused(change, error.message) }
         }
         if case .dictionary(let values)? = change.value, change.change == .insert {
             // A record holds no null at its top level: such a key is not inserted (nor stamped).
@@ -105,7 +105,7 @@ extension WriteTransaction {
             unjournaled = unjournaled ?? error
             throw error
         } catch {
-            let refused = (error as? SyncError) ?? SyncError.refused(change, "\(error)")
+            let refused = (error as? SyncStateError) ?? SyncStateError.refused(change, "\(error)")
             unjournaled = unjournaled ?? refused
             throw refused
         }
@@ -142,7 +142,7 @@ extension WriteTransaction {
         let written = try record(ref).map { Set($0.keys) }
         if written != Set(values.keys) {
             func list(_ keys: Set<String>?) -> String { keys.map { $0.sorted(by: UTF8Text.precedes).joined(separator: ", ") } ?? "no record" }
-            throw SyncError.refused(change, "the kind's hooks left \(ref) with keys \(list(written)) where the change leaves \(list(Set(values.keys)))")
+            throw SyncStateError.refused(change, "the kind's hooks left \(ref) with keys \(list(written)) where the change leaves \(list(Set(values.keys)))")
         }
     }
 }

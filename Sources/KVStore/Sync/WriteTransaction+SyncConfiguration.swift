@@ -10,7 +10,7 @@ extension WriteTransaction {
     /// ```swift
     /// try store.write { try $0.setSyncConfiguration(SyncConfiguration(kinds: ["note"])) }
     /// ```
-    /// - Throws: ``SyncError/Code/existingRecords`` when a kind that starts syncing has records
+    /// - Throws: ``SyncStateError/Code/existingRecords`` when a kind that starts syncing has records
     ///   (nothing changes): only changes journaled while a kind syncs are uploaded, so enable
     ///   sync before writing its records; ``StoreError/Code/replica`` on a replica.
     package func setSyncConfiguration(_ configuration: SyncConfiguration?) throws {
@@ -19,7 +19,7 @@ extension WriteTransaction {
         try checkLocalWriteAllowed()
         let starting = try kinds().filter { configuration?.syncs($0.kind) == true && old?.syncs($0.kind) != true }
         if let first = starting.first {
-            throw SyncError(.existingRecords, "kind '\(first.kind)' has \(first.count) record\(first.count == 1 ? "" : "s") already: enable sync for a kind before it has records (only changes journaled while it syncs are uploaded)")
+            throw SyncStateError(.existingRecords, "kind '\(first.kind)' has \(first.count) record\(first.count == 1 ? "" : "s") already: enable sync for a kind before it has records (only changes journaled while it syncs are uploaded)")
         }
         let meta = databases.meta
         if let configuration {

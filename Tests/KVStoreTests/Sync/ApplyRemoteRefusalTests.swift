@@ -23,8 +23,8 @@ import TestSupport
         ])
         let (sequence, records, sync) = (try t.store.lastSequence, try t.store.allRecords(), try t.store.syncDatabase())
         let applies = remote(.set, note, "title", "b", at: base + 2, from: other)
-        #expect(throws: SyncError.self, sourceLocation: sourceLocation) {
-            do { try t.store.applyRemote([applies, refused]) } catch let error as SyncError {
+        #expect(throws: SyncStateError.self, sourceLocation: sourceLocation) {
+            do { try t.store.applyRemote([applies, refused]) } catch let error as SyncStateError {
                 #expect(error.code == .refused && error.change == refused, sourceLocation: sourceLocation)
                 #expect(error.message.hasPrefix("remote change \(refused) refused: ") && error.message.contains(reason), "\(error)", sourceLocation: sourceLocation)
                 #expect(error.message.contains("\(other.lowercasedText)#\(refused.origin.sequence)") && error.message.contains("note/"), sourceLocation: sourceLocation)
@@ -33,7 +33,7 @@ import TestSupport
         }
         #expect(try t.store.lastSequence == sequence && t.store.allRecords() == records && t.store.syncDatabase() == sync, sourceLocation: sourceLocation)
         // A caller that catches the error cannot commit the half-applied batch either.
-        #expect(throws: SyncError.self, sourceLocation: sourceLocation) {
+        #expect(throws: SyncStateError.self, sourceLocation: sourceLocation) {
             try t.store.write { txn in _ = try? txn.applyRemote([applies, refused]) }
         }
         #expect(try t.store.lastSequence == sequence && t.store.allRecords() == records, sourceLocation: sourceLocation)

@@ -107,7 +107,7 @@ import TestSupport
         #expect {
             try store.applyRemote([remote(.insert, note, nil, ["a": 1], at: base, from: other), remote(.insert, ref("person/1"), nil, ["a": 1], at: base + 1, from: third, sequence: 12)])
         } throws: { error in
-            let error = try #require(error as? SyncError)
+            let error = try #require(error as? SyncStateError)
             return error.code == .kindNotSynced && error.change?.origin.sequence == 12
                 && error.message.contains("insert person/1 (origin \(third.lowercasedText)#12) refused: this store does not sync kind 'person'")
         }
@@ -124,7 +124,7 @@ import TestSupport
         (remote(.set, ref("note/1"), "a.b", 1, at: 1, from: UUID()), "a record's key must be non-empty"),
     ])
     func aMalformedChangeIsRefused(change: RemoteChange, problem: String) throws {
-        #expect(performing: { try store.applyRemote([change]) }, throws: { ($0 as? SyncError)?.code == .refused && "\($0)".contains(problem) })
+        #expect(performing: { try store.applyRemote([change]) }, throws: { ($0 as? SyncStateError)?.code == .refused && "\($0)".contains(problem) })
         #expect(try store.lastSequence == 0)
     }
 }

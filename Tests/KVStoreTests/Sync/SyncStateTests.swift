@@ -110,11 +110,11 @@ import TestSupport
 
     @Test func enablingAKindThatHasRecordsIsRefused() throws {
         try t.store.insert(["title": "a"], as: note)
-        #expect(performing: { try enable() }, throws: { ($0 as? SyncError)?.code == .existingRecords && "\($0)".contains("kind 'note' has 1 record already") })
+        #expect(performing: { try enable() }, throws: { ($0 as? SyncStateError)?.code == .existingRecords && "\($0)".contains("kind 'note' has 1 record already") })
         #expect(try t.store.read { try $0.kindCatalog().sync } == nil)
         #expect(try format() == StoreLayout.formatVersion)
         try enable(["other"])  // a kind without records may start
-        #expect(performing: { try enable(nil) }, throws: { ($0 as? SyncError)?.code == .existingRecords })
+        #expect(performing: { try enable(nil) }, throws: { ($0 as? SyncStateError)?.code == .existingRecords })
     }
 
     @Test func aKindThatStopsSyncingLosesItsState() throws {

@@ -1,5 +1,5 @@
 /// A sync operation refused: what and why, in one line.
-package struct SyncError: Error, Sendable, CustomStringConvertible {
+package struct SyncStateError: Error, Sendable, CustomStringConvertible {
     package enum Code: String, Sendable {
         /// Sync was enabled for a kind that already has records: they have no journal entries
         /// to upload from (only changes made while a kind syncs are uploaded).
@@ -24,8 +24,8 @@ package struct SyncError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A remote change refused, and why.
-    static func refused(_ change: RemoteChange, _ reason: String, code: Code = .refused) -> SyncError {
-        SyncError(code, "remote change \(change) refused: \(reason); nothing of its batch is applied", change: change)
+    static func refused(_ change: RemoteChange, _ reason: String, code: Code = .refused) -> SyncStateError {
+        SyncStateError(code, "remote change \(change) refused: \(reason); nothing of its batch is applied", change: change)
     }
 
     package var description: String { message }
