@@ -116,5 +116,12 @@ extension StoreLayout {
         /// tell it: written when truncating deletes the last entry (absent: the last entry's stamp,
         /// or none when the journal is empty).
         static let syncClock = Array("sync/clock".utf8)
+
+        /// `sync/cursors`: where the store's sync with its hub stands (``SyncCursors``): one
+        /// format byte (1; a newer one is refused), then a ``RecordCodec`` dictionary — `hub`
+        /// (the hub's identity, text), `uploadedThrough` (the last sequence the hub committed),
+        /// `download` (bytes, opaque to the store) and `hubOffset` (the hub's clock minus this
+        /// machine's, ms; absent until measured). Absent: never synced.
+        static let syncCursors = Array("sync/cursors".utf8)
     }
 }

@@ -9,6 +9,11 @@ package struct SyncStateError: Error, Sendable, CustomStringConvertible {
         case refused
         /// A remote change to a kind this store does not sync; nothing of the batch was applied.
         case kindNotSynced
+        /// Sync cursors for a store that has no sync configuration.
+        case notSyncing
+        /// An upload cursor past the journal's last sequence: the store's journal is behind
+        /// what it uploaded (restored from a backup, or a copy).
+        case cursorAhead
     }
 
     package let code: Code

@@ -26,7 +26,8 @@ extension WriteTransaction {
     /// ```swift
     /// let report = try store.write { try $0.applyRemote(downloaded, hubNow: hubClock) }
     /// ```
-    /// - Parameter hubNow: the hub's time now; nil: this store's clock.
+    /// - Parameter hubNow: the hub's time now; nil: this machine's time plus the hub offset
+    ///   measured at the last sync (``SyncCursors/hubOffsetMilliseconds``), if any.
     /// - Throws: ``SyncStateError`` with code ``SyncStateError/Code/kindNotSynced`` for a change to a kind
     ///   the store does not sync, or ``SyncStateError/Code/refused`` for a malformed change or one the
     ///   kind's rules refuse (a closed kind's undeclared key, a value of another type than declared,
@@ -37,7 +38,7 @@ extension WriteTransaction {
     ///   even if the caller caught it), so the caller's write transaction aborts.
     @_spi(Sync) public func applyRemote(_ changes: [RemoteChange], hubNow: Date? = nil) throws -> RemoteApplyReport {
         let changes = try changes.map(checkedRemoteChange)
-        let limit = (hubNow.map(HybridTime.milliseconds) ?? physicalMilliseconds) + Self.clockTolerance
+        let limit = try (hubNow.map(HybridTime.milliseconds) ?? estimatedHubMilliseconds()) + Self.clockTolerance
         var report = RemoteApplyReport()
         let clockBefore = try startClock()
         for change in changes {

@@ -16,9 +16,9 @@ extension WriteTransaction {
     /// record's state holds, even one from a clock so far ahead that the clock did not adopt it
     /// (else this store would hold a value every other store drops). The clock takes the time given.
     func nextStampTime(after floor: SyncStamp? = nil) throws -> HybridTime {
-        let last = try clockState ?? recoveredClock()
-        var next = last.map { $0.successor(now: physicalMilliseconds) } ?? HybridTime(wall: physicalMilliseconds, counter: 0)
-        if let floor, floor.time >= next { next = floor.time.successor(now: physicalMilliseconds) }
+        let last = try clockState ?? recoveredClock(), now = try clockMilliseconds()
+        var next = last.map { $0.successor(now: now) } ?? HybridTime(wall: now, counter: 0)
+        if let floor, floor.time >= next { next = floor.time.successor(now: now) }
         clockState = next
         return next
     }
@@ -38,6 +38,22 @@ extension WriteTransaction {
 
     /// Milliseconds since 1970 of the transaction's time (all its entries share one reading).
     var physicalMilliseconds: UInt64 { HybridTime.milliseconds(journalTimestamp) }
+
+    /// The physical time the clock reads: ``physicalMilliseconds``, or — when this machine's
+    /// clock was more than ``clockTolerance`` ahead of the hub's at the last sync
+    /// (``ReadTransaction/clockIsClamped()``) — that plus the hub offset measured then.
+    func clockMilliseconds() throws -> UInt64 {
+        let offset = try clockOffset ?? clampingOffset() ?? 0
+        clockOffset = offset
+        return offset == 0 ? physicalMilliseconds : UInt64(max(0, Int64(physicalMilliseconds) + offset))
+    }
+
+    /// The hub's time now as the store estimates it: this machine's plus the hub offset measured
+    /// at the last sync (none measured: this machine's).
+    func estimatedHubMilliseconds() throws -> UInt64 {
+        guard let offset = try syncCursors()?.hubOffsetMilliseconds else { return physicalMilliseconds }
+        return UInt64(max(0, Int64(physicalMilliseconds) + offset))
+    }
 
     /// The clock's state as the store's committed data tells it, before this transaction gave
     /// any time; nil when nothing was ever stamped.
@@ -66,7 +82,7 @@ extension WriteTransaction {
     /// nothing was ever stamped: what ``saveClock()`` then saves, whatever the journal's last
     /// entry becomes (an entry applied from elsewhere carries that store's time).
     func startClock() throws -> HybridTime {
-        let state = try clockState ?? recoveredClock() ?? HybridTime(wall: physicalMilliseconds, counter: 0)
+        let state = try clockState ?? recoveredClock() ?? HybridTime(wall: clockMilliseconds(), counter: 0)
         clockState = state
         return state
     }

@@ -40,6 +40,9 @@ public final class WriteTransaction: ReadTransaction {
     var appliedStampIsLegacy = false
     /// The last time the store's clock gave, once this transaction gave or recovered one.
     var clockState: HybridTime?
+    /// The hub offset the clock adds to this transaction's time (0: none), once read; see
+    /// ``clockMilliseconds()``.
+    var clockOffset: Int64?
     /// Whether remote changes are being applied (``applyRemote(_:hubNow:)``): it keeps the sync
     /// state itself, so journaling leaves it alone.
     var isApplyingRemote = false
@@ -120,6 +123,11 @@ public final class WriteTransaction: ReadTransaction {
     /// The sequence of the journal's last entry before this transaction's own.
     func journalStartSequence() throws -> UInt64 {
         try journalStart ?? lastSequence()
+    }
+
+    /// The sequence of the journal's last entry, this transaction's own included.
+    func journalLastSequence() throws -> UInt64 {
+        try sequenceState?.last ?? lastSequence()
     }
 
     /// The time this transaction's journal entries carry.
