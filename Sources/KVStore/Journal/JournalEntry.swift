@@ -58,7 +58,8 @@ public struct JournalEntry: Sendable, Hashable {
     public var timestamp: Date
     /// The hybrid logical clock time of the change (see ``SyncStamp``): given by the store's
     /// clock for a local change (a rebuild's entries too), strictly later than the store's local
-    /// entry before; for an entry applied from another store (it has an ``origin``), the source
+    /// entries of the same record before (a record of a kind that syncs: than its latest stamp,
+    /// whichever store's); for an entry applied from another store (it has an ``origin``), the source
     /// entry's, unchanged. Nil for an entry
     /// written before entries carried stamps (``syncStamp(localStore:)`` reads it then).
     public var stamp: HybridTime?

@@ -85,7 +85,9 @@ struct EncodedInsertionWriter {
         let reference = UnsafeRawBufferPointer(rebasing: bytes[insertion.reference])
         let commit = ValueCodec.zigZag(Int64(bitPattern: position.commit)), sequence = ValueCodec.zigZag(Int64(bitPattern: position.sequence))
         // An entry from another store keeps its stamp; a rebuild's local entry takes this store's.
-        let stamp = ValueCodec.zigZag(Int64(bitPattern: (origin == nil ? try transaction.nextStampTime() : insertion.stamp).packed))
+        let stampTime = origin == nil ? try transaction.nextStampTime() : insertion.stamp
+        transaction.lastJournaledStamp = stampTime
+        let stamp = ValueCodec.zigZag(Int64(bitPattern: stampTime.packed))
         let time = transaction.journalTimestamp.timeIntervalSinceReferenceDate.bitPattern
         // Each entry: the key's length and bytes, then the tagged value.
         var originEntries = (sequence: 0, store: 0)

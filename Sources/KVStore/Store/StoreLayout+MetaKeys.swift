@@ -111,10 +111,12 @@ extension StoreLayout {
         /// state (``SyncStateStorage``).
         static let syncConfig = Array("sync/config".utf8)
 
-        /// `sync/clock`: the store's hybrid logical clock state (the last ``HybridTime`` given),
-        /// `UInt64 LE` of ``HybridTime/packed``. Read only when the journal's last entry does not
-        /// tell it: written when truncating deletes the last entry (absent: the last entry's stamp,
-        /// or none when the journal is empty).
+        /// `sync/clock`: the store's hybrid logical clock state (the last ``HybridTime`` it gave),
+        /// `UInt64 LE` of ``HybridTime/packed``, then the journal's last sequence when it was saved,
+        /// `UInt64 LE`. Read only when that sequence is still the journal's last: else the last
+        /// entry's stamp is the clock's state. Saved by a transaction whose last entry's stamp is
+        /// not the clock's (a record's change pushed ahead of the clock, an entry from another
+        /// store), that moved the clock without an entry, or that truncates the last entry.
         static let syncClock = Array("sync/clock".utf8)
 
         /// `sync/cursors`: where the store's sync with its hub stands (``SyncCursors``): one

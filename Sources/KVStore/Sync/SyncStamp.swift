@@ -4,8 +4,8 @@ import Foundation
 /// (``HybridTime``: wall milliseconds, counter) and the store that made the change.
 ///
 /// Stamps order by wall, then counter, then the store id's bytes, so changes of two stores at the
-/// same instant still have one order, the same on every store; one store's stamps increase entry
-/// by entry and never tie. Per key, the change with the greatest stamp wins (last writer wins).
+/// same instant still have one order, the same on every store; one store's stamps of one record
+/// increase change by change and never tie. Per key, the change with the greatest stamp wins (last writer wins).
 ///
 /// ```swift
 /// let stamp = try store.read { try $0.journalEntries(from: 7, limit: 1)[0] }.syncStamp(localStore: store.id)

@@ -40,7 +40,7 @@ extension WriteTransaction {
         let changes = try changes.map(checkedRemoteChange)
         let limit = try (hubNow.map(HybridTime.milliseconds) ?? estimatedHubMilliseconds()) + Self.clockTolerance
         var report = RemoteApplyReport()
-        let clockBefore = try startClock()
+        _ = try startClock()
         for change in changes {
             if change.stamp.wall > limit {
                 report.aheadOfClock.append(change)
@@ -56,7 +56,6 @@ extension WriteTransaction {
                 throw error
             }
         }
-        if report.applied > 0 || clockState != clockBefore { try saveClock() }
         return report
     }
 

@@ -2,25 +2,27 @@ import Foundation
 
 /// The store's hybrid logical clock, as a write transaction gives stamps to its journal entries.
 ///
-/// The clock's state is the last time given: read, at the first entry of a write transaction,
-/// from the journal's last entry — no write per commit, and right whatever process wrote last.
-/// Where the last entry does not tell it — the journal was truncated through its last entry, or
-/// that entry was applied from another store (its time is that store's, which may be behind this
-/// store's clock, or far ahead and not to be adopted) — meta `sync/clock` does
-/// (``StoreLayout/MetaKey/syncClock``), saved by the writes that leave the journal so.
+/// The clock's state is the last time it gave, recovered at the first entry of a write
+/// transaction: meta `sync/clock` (``StoreLayout/MetaKey/syncClock``) when it was saved with the
+/// journal's last sequence, else the journal's last entry's stamp — no write per commit in the
+/// usual case, and right whatever process wrote last. A transaction saves `sync/clock` when its
+/// last entry's stamp is not the clock's state: a change of a record pushed ahead of the clock
+/// (``nextStampTime(after:)``), an entry applied from another store, a remote time adopted
+/// without an entry, or the journal truncated through its last entry.
 extension WriteTransaction {
     /// The time for the next local journal entry: later than the last one given (the clock's
     /// state), at the transaction's time when that is later (a new millisecond, counter 0), else
-    /// the next counter of the last one's millisecond — and later than `floor`, the latest stamp
-    /// of the record changed (a kind that syncs): a local change must win over every change the
-    /// record's state holds, even one from a clock so far ahead that the clock did not adopt it
-    /// (else this store would hold a value every other store drops). The clock takes the time given.
+    /// the next counter of the last one's millisecond. When `floor` (the latest stamp of the
+    /// record changed, a kind that syncs) is not before that, the entry is stamped just after
+    /// `floor` instead — a local change must win over every change the record's state holds,
+    /// even one from a clock so far ahead that the clock did not adopt it — but the clock does
+    /// not move there: other records' changes keep this machine's time.
     func nextStampTime(after floor: SyncStamp? = nil) throws -> HybridTime {
         let last = try clockState ?? recoveredClock(), now = try clockMilliseconds()
-        var next = last.map { $0.successor(now: now) } ?? HybridTime(wall: now, counter: 0)
-        if let floor, floor.time >= next { next = floor.time.successor(now: now) }
+        let next = last.map { $0.successor(now: now) } ?? HybridTime(wall: now, counter: 0)
         clockState = next
-        return next
+        guard let floor, floor.time >= next else { return next }
+        return floor.time.successor(now: now)
     }
 
     /// The time of the entry being journaled: the applied entry's (``appliedStamp``), else the
@@ -56,31 +58,30 @@ extension WriteTransaction {
     }
 
     /// The clock's state as the store's committed data tells it, before this transaction gave
-    /// any time; nil when nothing was ever stamped.
-    private func recoveredClock() throws -> HybridTime? {
+    /// any time: meta `sync/clock` when saved at the journal's last sequence, else the stamp of
+    /// the journal's last entry; nil when nothing tells it.
+    func recoveredClock() throws -> HybridTime? {
         let last = try journalStartSequence()
-        let recorded: (time: HybridTime, isLocal: Bool)? = last == 0 ? nil : try transaction.withValue(forKey: StoreLayout.sequenceKey(last), in: databases.journal) { bytes in
+        if let saved = try savedClock(), saved.sequence == last { return saved.time }
+        guard last > 0 else { return nil }
+        return try transaction.withValue(forKey: StoreLayout.sequenceKey(last), in: databases.journal) { bytes in
             guard let bytes else { return nil }
             do {
-                let isLocal = try RecordCodec.value(forKey: "origin", in: bytes) == nil
                 if case .int(let packed)? = try RecordCodec.value(forKey: "stamp", in: bytes) {
-                    return (HybridTime(packed: UInt64(bitPattern: packed)), isLocal)
+                    return HybridTime(packed: UInt64(bitPattern: packed))
                 }
                 guard case .date(let timestamp)? = try RecordCodec.value(forKey: "timestamp", in: bytes) else {
                     throw StoreError(.corrupt, "journal entry \(last) is corrupt: it has no timestamp", path: store.path)
                 }
-                return (HybridTime(legacy: timestamp), isLocal)
+                return HybridTime(legacy: timestamp)
             } catch let error as ValueDecodingError {
                 throw StoreError(.corrupt, "journal entry \(last) is corrupt: \(error)", path: store.path)
             }
         }
-        if let recorded, recorded.isLocal { return recorded.time }
-        return try savedClock() ?? recorded?.time
     }
 
-    /// Sets the clock's state from the store's committed data, or to the transaction's time when
-    /// nothing was ever stamped: what ``saveClock()`` then saves, whatever the journal's last
-    /// entry becomes (an entry applied from elsewhere carries that store's time).
+    /// Sets the clock's state from the store's committed data, or to the clock's time when
+    /// nothing was ever stamped.
     func startClock() throws -> HybridTime {
         let state = try clockState ?? recoveredClock() ?? HybridTime(wall: clockMilliseconds(), counter: 0)
         clockState = state
@@ -92,15 +93,32 @@ extension WriteTransaction {
         clockState = max(try startClock(), time)
     }
 
-    /// Meta `sync/clock`, when saved.
-    func savedClock() throws -> HybridTime? {
-        try transaction.uint64(forKey: StoreLayout.MetaKey.syncClock, in: databases.meta).map(HybridTime.init(packed:))
+    /// Meta `sync/clock`, when saved: the clock's state and the journal's last sequence then.
+    func savedClock() throws -> (time: HybridTime, sequence: UInt64)? {
+        try transaction.withValue(forKey: StoreLayout.MetaKey.syncClock, in: databases.meta) { bytes in
+            guard let bytes else { return nil }
+            guard bytes.count == 16 else { throw StoreError(.corrupt, "the sync clock in meta is corrupt: \(bytes.count) bytes, not 16", path: store.path) }
+            return (HybridTime(packed: bytes.loadUnaligned(as: UInt64.self).littleEndian), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian)
+        }
     }
 
-    /// Saves the clock's state in meta `sync/clock`: what the next transaction recovers when the
-    /// journal's last entry does not tell it. A no-op when no time was given or recovered.
+    /// Saves the clock's state with the journal's last sequence in meta `sync/clock`: what the
+    /// next transaction recovers. A no-op when no time was given or recovered.
     func saveClock() throws {
         guard let state = try clockState ?? recoveredClock() else { return }
-        try transaction.put(StoreLayout.MetaKey.syncClock, StoreLayout.uint64(state.packed), in: databases.meta)
+        try transaction.put(StoreLayout.MetaKey.syncClock, StoreLayout.uint64(state.packed) + StoreLayout.uint64(journalLastSequence()), in: databases.meta)
+    }
+
+    /// Saves the clock (``saveClock()``) at the end of a transaction that moved it where the
+    /// journal's last entry does not tell it: that entry's stamp is not the clock's state, or
+    /// the clock moved without an entry.
+    func saveClockIfMoved() throws {
+        guard let state = clockState else { return }
+        if let lastJournaledStamp {
+            if lastJournaledStamp == state { return }
+        } else if try state == recoveredClock() {
+            return
+        }
+        try saveClock()
     }
 }

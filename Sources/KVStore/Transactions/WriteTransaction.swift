@@ -40,6 +40,8 @@ public final class WriteTransaction: ReadTransaction {
     var appliedStampIsLegacy = false
     /// The last time the store's clock gave, once this transaction gave or recovered one.
     var clockState: HybridTime?
+    /// The stamp of the last entry this transaction journaled.
+    var lastJournaledStamp: HybridTime?
     /// The hub offset the clock adds to this transaction's time (0: none), once read; see
     /// ``clockMilliseconds()``.
     var clockOffset: Int64?
@@ -84,6 +86,7 @@ public final class WriteTransaction: ReadTransaction {
             throw error
         }
         try transaction.put(StoreLayout.sequenceKey(position.sequence), encoded, in: databases.journal, append: true)
+        lastJournaledStamp = entry.stamp
         try stampModification(of: entry)
         if let syncState { try keepSyncState(syncState, for: entry, stamp: entry.syncStamp(localStore: store.id)) }
         if keepsEntries || store.observation.isObserved { entries.append(entry) }
@@ -158,6 +161,7 @@ public final class WriteTransaction: ReadTransaction {
         }
         try saveCounts()
         try saveIndexStatistics()
+        try saveClockIfMoved()
         if let state = sequenceState {
             try transaction.put(StoreLayout.MetaKey.lastSequence, StoreLayout.uint64(state.last), in: databases.meta)
             try transaction.put(StoreLayout.MetaKey.lastCommit, StoreLayout.uint64(state.commit), in: databases.meta)

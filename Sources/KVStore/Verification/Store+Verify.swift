@@ -59,7 +59,7 @@ extension Store {
     /// index entry is one its record gives and every record has its entries; the
     /// journal's keys are sequences, contiguous from its first entry to the `last-sequence`
     /// counter, every entry decodes and matches its key, commit ids
-    /// never go back and none is past `last-commit`, the store's own entries' stamps increase. When the journal reaches back to the store's
+    /// never go back and none is past `last-commit`, the store's own entries' stamps increase per record. When the journal reaches back to the store's
     /// creation, it is replayed into a temporary store and compared with the records (the
     /// comparison ``forEachDifference(from:_:)`` makes) and the kind catalog.
     ///

@@ -18,11 +18,10 @@ import Testing
     }
 
     /// A local entry stamped `time` (as if the clock had given it): the journal's last entry.
-    private func journalLocal(at time: HybridTime) throws {
+    private func journalLocal(at time: HybridTime, on clock: RecordRef = ref("clock/1")) throws {
         try t.store.write { txn in
             txn.appliedStamp = time
             defer { txn.appliedStamp = nil }
-            let clock = ref("clock/1")
             if try txn.contains(clock) {
                 try txn.setValue(.string(UUID().uuidString), forKey: "x", of: clock)
             } else {
@@ -172,9 +171,12 @@ import Testing
         try t.store.setValue("B", forKey: "name", of: ada)
         #expect(try t.store.verify().isHealthy)
         let first = try #require(try t.store.journalEntries().first?.stamp)
+        // Another record's entry at an earlier time is no finding: stamps increase per record.
         try journalLocal(at: first)
+        #expect(try t.store.verify().isHealthy)
+        try journalLocal(at: first, on: ada)
         let findings = try t.store.verify().findings
-        #expect(findings == ["journal entry 3 has stamp \(first), not after the stamp \(try stamps(t.store)[1]) of entry 2: the store's clock went back"])
+        #expect(findings == ["journal entry 4 has stamp \(first), not after the stamp \(try stamps(t.store)[1]) of entry 2 of the same record person/ada: the store's clock went back"])
     }
 
     /// Entries an older kvstore wrote in one commit share one time; applied to a kind that syncs,

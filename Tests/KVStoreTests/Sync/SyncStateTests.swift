@@ -103,9 +103,9 @@ import TestSupport
         let stamp = try lastStamp()
         #expect(stamp > ahead && stamp.store == t.store.id)
         #expect(try state(note).isPresent("other"))
-        // The clock went on from there: the next entry is later still.
+        // The clock did not follow: another record's entry keeps this machine's time.
         try t.store.insert(["x": 1], as: ref("person/1"))
-        #expect(try lastStamp() > stamp)
+        #expect(try lastStamp().wall < ahead.wall - 80_000_000)
     }
 
     @Test func enablingAKindThatHasRecordsIsRefused() throws {
