@@ -25,6 +25,18 @@ import TestSupport
         try dir.succeed("verify", dir.path("b"))
     }
 
+    /// Every listed entry carries its stamp (`wall << 16 | counter`, increasing), and an applied
+    /// export keeps the source's stamps.
+    @Test func entriesCarryTheirStampsThroughExportAndApply() throws {
+        let stamps = { (path: String) in try dir.succeed("journal", "list", path).objects().map { $0["stamp"] } }
+        let source = try stamps(a)
+        let packed = source.compactMap { $0?.intValue }
+        #expect(packed.count == source.count && !packed.isEmpty && zip(packed, packed.dropFirst()).allSatisfy { $0 < $1 })
+        try dir.export(a, to: "a.stream")
+        try dir.succeed("journal", "apply", dir.path("b"), dir.path("a.stream"))
+        #expect(try stamps(dir.path("b")) == source)
+    }
+
     /// An apply killed while it created the store leaves only the creation's hidden building
     /// directory (the store is built there and linked in whole): applying again makes the store.
     /// An empty data file or an empty environment is no interrupted creation: it is refused like

@@ -1,7 +1,7 @@
 import Foundation
 import LMDB
 
-/// How a store lays out its data in LMDB (format versions 1 to 3).
+/// How a store lays out its data in LMDB (format versions 1 to 4).
 ///
 /// Named databases:
 /// - `records`: key `kind 0x00 id` (UTF-8), value a ``RecordCodec`` encoding of the record's dictionary;
@@ -10,7 +10,9 @@ import LMDB
 /// - `indexes`: the secondary indexes' entries, each key an index's 4-byte number, an encoded
 ///   tuple of values (``IndexKeyEncoding``) and a record id (``IndexEntryLayout``), after a directory of
 ///   the indexes built under number 0 (``IndexDirectory``). Stores made before it get it when
-///   first opened for writing; a store opened read-only without it has no index built.
+///   first opened for writing; a store opened read-only without it has no index built;
+/// - `sync`: the last-writer-wins state of records of kinds that sync (``SyncStateStorage``),
+///   empty in a store that does not sync; stores made before it get it as `indexes`.
 enum StoreLayout {
     /// The format new stores are written in: 1.
     static let formatVersion: UInt32 = 1
@@ -25,13 +27,19 @@ enum StoreLayout {
     /// kvstore that does not keep the counts — whose writes would leave them wrong, and which
     /// reads such an index as not built, leaving its entries stale — refuses the store.
     static let indexStatisticsFormatVersion: UInt32 = 3
+    /// The format of a store that was ever configured to sync (meta `sync/config`): 4. A kvstore
+    /// that knows no sync would change its records without keeping their sync state, or stamping
+    /// its journal entries, and the stores syncing with it would silently diverge: it refuses the
+    /// store instead. A store that never syncs stays at its format.
+    static let syncFormatVersion: UInt32 = 4
     /// The newest format this build reads.
-    static let newestFormatVersion: UInt32 = indexStatisticsFormatVersion
+    static let newestFormatVersion: UInt32 = syncFormatVersion
 
     static let records = "records"
     static let journal = "journal"
     static let meta = "meta"
     static let indexes = "indexes"
+    static let sync = "sync"
 
     /// The records-database key of `ref`.
     static func recordKey(_ ref: RecordRef) -> [UInt8] {
@@ -91,4 +99,7 @@ struct StoreDatabases: Sendable {
     let meta: Database
     /// Nil only in a store opened read-only that was made before indexes (none is built).
     let indexes: Database?
+    /// The sync state of records of kinds that sync; nil only in a store opened read-only that
+    /// was made before sync (none is kept).
+    let sync: Database?
 }
