@@ -37,6 +37,14 @@ extension HubClient {
         return try rows.map(decodeStore)
     }
 
+    /// The hub's row for `store`; nil when it never registered or uploaded.
+    public func store(_ store: UUID) async throws(SyncError) -> HubStore? {
+        var binds = PostgresBindings()
+        binds.append(store)
+        let rows = try await rows(PostgresQuery(unsafeSQL: "SELECT \(storeColumns) FROM \(tables.stores) WHERE store_id = $1", binds: binds))
+        return try rows.first.map(decodeStore)
+    }
+
     private var storeColumns: String { "store_id, name, first_seen, last_seen, uploaded_through" }
 
     private func bindings(_ store: UUID, _ name: String) -> PostgresBindings {

@@ -96,5 +96,6 @@ struct HubTables: Sendable {
     var quotedSchema: String { "\"\(schema)\"" }
     var changes: String { "\(quotedSchema).changes" }
     var stores: String { "\(quotedSchema).stores" }
+    var hub: String { "\(quotedSchema).hub" }
     var schemaVersion: String { "\(quotedSchema).schema_version" }
 }

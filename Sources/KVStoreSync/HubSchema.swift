@@ -30,6 +30,12 @@ struct HubSchema {
             "CREATE INDEX changes_txid_id ON {schema}.changes (txid, id)",
             "CREATE INDEX changes_kind_txid_id ON {schema}.changes (kind, txid, id)",
         ]),
+        // The hub's identity: a store keeps its cursors with it and never reuses them with
+        // another hub (a restored dump, another server behind the same URL).
+        (2, [
+            "CREATE TABLE {schema}.hub (id uuid PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now())",
+            "INSERT INTO {schema}.hub (id) VALUES (gen_random_uuid())",
+        ]),
     ]
 
     /// The oldest PostgreSQL with `xid8` and `pg_current_snapshot()` (13).
