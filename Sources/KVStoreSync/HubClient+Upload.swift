@@ -25,8 +25,9 @@ extension HubClient {
     ///   - store: the uploading store's id.
     /// - Throws: ``SyncError``; ``SyncError/Code/unrepresentableValue`` or
     ///   ``SyncError/Code/refused`` for a change that cannot be stored (naming its sequence): a
-    ///   sequence twice in the batch, or one the hub holds with other content (the store was
-    ///   restored from an older copy); then nothing of the batch is stored.
+    ///   sequence twice in the batch; ``SyncError/Code/restoredOrCopied`` for one the hub holds
+    ///   with other content (the store was restored from an older copy); then nothing of the
+    ///   batch is stored.
     @discardableResult
     public func upload(_ changes: [HubChange], from store: UUID) async throws(SyncError) -> HubUploadResult {
         let columns = try UploadColumns(changes, from: store, hub: configuration.name)
@@ -35,7 +36,7 @@ extension HubClient {
             throw SyncError(.refused, hub: configuration.name, "the hub answered the upload unexpectedly")
         }
         if let conflict, let change = changes.first(where: { $0.originSequence == UInt64(conflict) }) {
-            throw refusal(.refused, of: change, hub: configuration.name, "the hub holds change \(conflict) of store \(store) with other "
+            throw refusal(.restoredOrCopied, of: change, hub: configuration.name, "the hub holds change \(conflict) of store \(store) with other "
                               + "content (was the store restored from an older copy, or copied with its id?)")
         }
         return HubUploadResult(newChanges: newChanges, hubTime: hubTime)

@@ -32,6 +32,13 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case cursorAhead
         /// A value that the hub's `jsonb` column cannot hold exactly (see ``HubChange``).
         case unrepresentableValue
+        /// The store was restored from a backup or copied with its id: the hub holds changes of
+        /// the store's id that its journal does not (a sequence past its journal's end, or one
+        /// with other content). Syncing it would lose or fork changes; sync a new store instead.
+        case restoredOrCopied
+        /// The store refused what sync asked of it (a kind that has records before it syncs, a
+        /// downloaded change its kind's rules refuse), saying why.
+        case storeRefused
         /// The server refused a request (permissions, a constraint), saying why.
         case refused
     }

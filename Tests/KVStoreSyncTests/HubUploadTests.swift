@@ -93,7 +93,7 @@ extension HubTests {
                 return (retried, error)
             }
             #expect(retried.newChanges == 0)
-            #expect(error?.code == .refused)
+            #expect(error?.code == .restoredOrCopied)
             #expect(error?.message == "cannot upload change 4 of person/id-3: the hub holds change 4 of store \(store) with other "
                         + "content (was the store restored from an older copy, or copied with its id?)")
             #expect(try await database.admin("SELECT count(*), max(origin_seq) FROM \(database.schema).changes") == "4|4\n")
