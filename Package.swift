@@ -68,6 +68,7 @@ let package = Package(
                 "KVStore",
                 "KVStoreNetwork",
                 "KVStoreTemplates",
+                "KVStoreSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/kvstore",
@@ -83,7 +84,7 @@ let package = Package(
         .testTarget(name: "KVStoreTemplatesTests", dependencies: ["KVStoreTemplates", "KVStore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStoreCLITests", dependencies: ["kvstore", "KVStore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStoreNetworkTests", dependencies: ["KVStoreNetwork", "KVStore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "KVStoreSyncTests", dependencies: ["KVStoreSync", "KVStore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "KVStoreSyncTests", dependencies: ["KVStoreSync", "KVStore", "TestSupport", "kvstore"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
