@@ -27,6 +27,8 @@ extension HubTests {
             #expect(dumps[0].stdout.split(separator: "\n").count == 3 && dumps[0].stdout == dumps[1].stdout)
             let status = try await SyncTool.run(["sync", b, "--status"], in: dir)
             #expect(status.stdout.contains("sync kinds        note\n") && status.stdout.contains("pending uploads   0\n"), "\(status)")
+            let stat = try await SyncTool.run(["stat", a], in: dir)
+            #expect(stat.stdout.contains("uploaded through") && stat.stdout.contains("hub "), "\(stat)")
         }
 
         @Test func errorsAreOneLine() async throws {
