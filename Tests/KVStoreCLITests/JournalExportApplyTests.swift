@@ -1,4 +1,5 @@
 import Foundation
+import KVStore
 import LMDB
 import Testing
 import TestSupport
@@ -25,13 +26,14 @@ import TestSupport
         try dir.succeed("verify", dir.path("b"))
     }
 
-    /// Every listed entry carries its stamp (`wall << 16 | counter`, increasing), and an applied
-    /// export keeps the source's stamps.
+    /// Every listed entry carries its stamp as text (`"<wall ms>.<counter>"`: the packed int
+    /// passes 2^53), increasing, and an applied export keeps the source's stamps.
     @Test func entriesCarryTheirStampsThroughExportAndApply() throws {
         let stamps = { (path: String) in try dir.succeed("journal", "list", path).objects().map { $0["stamp"] } }
         let source = try stamps(a)
-        let packed = source.compactMap { $0?.intValue }
-        #expect(packed.count == source.count && !packed.isEmpty && zip(packed, packed.dropFirst()).allSatisfy { $0 < $1 })
+        let times = source.compactMap { $0?.stringValue.flatMap(HybridTime.init(jsonText:)) }
+        #expect(times.count == source.count && !times.isEmpty && zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(times.allSatisfy { $0.wall > 1_700_000_000_000 && $0.wall < 2_000_000_000_000 })
         try dir.export(a, to: "a.stream")
         try dir.succeed("journal", "apply", dir.path("b"), dir.path("a.stream"))
         #expect(try stamps(dir.path("b")) == source)

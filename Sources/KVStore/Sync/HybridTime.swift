@@ -59,6 +59,18 @@ public struct HybridTime: Sendable, Hashable, Comparable, CustomStringConvertibl
 
     public static func < (lhs: HybridTime, rhs: HybridTime) -> Bool { lhs.packed < rhs.packed }
 
+    /// `1795300800125.3`: the wall time in ms, `.`, the counter — how JSON output prints a time,
+    /// as text: ``packed`` passes 2^53, past what a JSON reader's double keeps exactly.
+    public var jsonText: String { "\(wall).\(counter)" }
+
+    /// Reads ``jsonText``'s form back; nil for any other text.
+    public init?(jsonText text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { ("0" ... "9").contains($0) } }),
+              let wall = UInt64(parts[0]), wall <= Self.maxWall, let counter = UInt16(parts[1]) else { return nil }
+        self.init(wall: wall, counter: counter)
+    }
+
     /// `2026-11-21T22:40:00.125Z#3`: the wall time in ISO 8601 (UTC, milliseconds), `#`, the counter.
     public var description: String {
         let date = Date(timeIntervalSince1970: Double(wall / 1000))

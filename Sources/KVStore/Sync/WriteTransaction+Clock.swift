@@ -62,6 +62,8 @@ extension WriteTransaction {
     /// the journal's last entry; nil when nothing tells it.
     func recoveredClock() throws -> HybridTime? {
         let last = try journalStartSequence()
+        let catalog = try kindCatalog()
+        if !catalog.hasSyncConfiguration, let cached = store.clocks.time(at: last, catalog: catalog) { return cached }
         if let saved = try savedClock(), saved.sequence == last { return saved.time }
         guard last > 0 else { return nil }
         return try transaction.withValue(forKey: StoreLayout.sequenceKey(last), in: databases.journal) { bytes in
@@ -107,6 +109,15 @@ extension WriteTransaction {
     func saveClock() throws {
         guard let state = try clockState ?? recoveredClock() else { return }
         try transaction.put(StoreLayout.MetaKey.syncClock, StoreLayout.uint64(state.packed) + StoreLayout.uint64(journalLastSequence()), in: databases.meta)
+    }
+
+    /// What ``ClockCache`` keeps once this transaction commits: the clock's state and the
+    /// journal's last sequence, when the clock was read and the store does not sync.
+    func clockCacheEntry() throws -> ClockCache.Entry? {
+        guard let clockState else { return nil }
+        let catalog = try kindCatalog()
+        guard !catalog.hasSyncConfiguration else { return nil }
+        return ClockCache.Entry(sequence: try journalLastSequence(), time: clockState, catalog: catalog)
     }
 
     /// Saves the clock (``saveClock()``) at the end of a transaction that moved it where the

@@ -42,6 +42,8 @@ public final class WriteTransaction: ReadTransaction {
     var clockState: HybridTime?
     /// The stamp of the last entry this transaction journaled.
     var lastJournaledStamp: HybridTime?
+    /// What the store's ``ClockCache`` keeps once this transaction commits (set by ``finish()``).
+    var clockAfterCommit: ClockCache.Entry?
     /// The hub offset the clock adds to this transaction's time (0: none), once read; see
     /// ``clockMilliseconds()``.
     var clockOffset: Int64?
@@ -162,6 +164,7 @@ public final class WriteTransaction: ReadTransaction {
         try saveCounts()
         try saveIndexStatistics()
         try saveClockIfMoved()
+        clockAfterCommit = try clockCacheEntry()
         if let state = sequenceState {
             try transaction.put(StoreLayout.MetaKey.lastSequence, StoreLayout.uint64(state.last), in: databases.meta)
             try transaction.put(StoreLayout.MetaKey.lastCommit, StoreLayout.uint64(state.commit), in: databases.meta)

@@ -20,6 +20,15 @@ import TestSupport
         }
     }
 
+    @Test func theJSONTextIsTheWallAndTheCounter() {
+        let time = HybridTime(wall: HybridTime.maxWall, counter: 65_535)
+        #expect(time.jsonText == "281474976710655.65535" && HybridTime(jsonText: time.jsonText) == time)
+        #expect(HybridTime(jsonText: "1795300800125.3") == HybridTime(wall: 1_795_300_800_125, counter: 3))
+        for text in ["", "1", "1.", ".1", "1.2.3", "-1.0", "1.65536", "281474976710656.0", "1.+2", " 1.2"] {
+            #expect(HybridTime(jsonText: text) == nil, "\(text)")
+        }
+    }
+
     @Test func aWallPastFortyEightBitsIsClamped() {
         #expect(HybridTime(wall: .max, counter: 1) == HybridTime(wall: HybridTime.maxWall, counter: 1))
         #expect(HybridTime.milliseconds(Date(timeIntervalSince1970: 1e300)) == HybridTime.maxWall)
