@@ -81,6 +81,17 @@ extension HubTests {
             let records = try stores.records(1)
             #expect(other.downloaded == 0 && records.isEmpty)
         }
+
+        /// Cursors belong to one hub: the same store synced with another hub uploads everything
+        /// there and downloads it from the start.
+        @Test func cursorsOfAnotherHubAreNotReused() async throws {
+            let (first, second) = try await (HubDatabase.make(), HubDatabase.make())
+            let stores = try SyncedStores(1)
+            try stores.writeNotes(0, count: 5)
+            let one = try await stores.engine(0, first).sync()
+            let two = try await stores.engine(0, second).sync()
+            #expect(one.uploadedNew == 5 && two.uploadedNew == 5 && one.hub != two.hub)
+            #expect(try SyncStatus.read(stores[0])?.hub == two.hub.uuidString.lowercased())
+        }
     }
 }
-
