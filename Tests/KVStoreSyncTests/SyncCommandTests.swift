@@ -53,3 +53,21 @@ extension HubTests {
         }
     }
 }
+
+extension HubTests.SyncCommandTests {
+    /// `--follow` applies another store's upload as it comes, and ends cleanly on SIGINT.
+    @Test(.timeLimit(.minutes(1))) func followAppliesUploadsUntilInterrupted() async throws {
+        let database = try await HubDatabase.make()
+        let stores = try SyncedStores(2)
+        _ = try await stores.engine(0, database).sync()
+        _ = try await stores.engine(1, database).sync()
+        let (process, out, _) = try SyncTool.start(["sync", stores[1].path, database.url(), "--follow"], in: stores.directory)
+        try stores.writeNotes(0, count: 3)
+        _ = try await stores.engine(0, database).sync()
+        #expect(await eventually { try stores.records(1).count == 3 })
+        kill(process.processIdentifier, SIGINT)
+        try await onOwnThread { process.waitUntilExit() }
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("downloaded 3, applied 3"))
+    }
+}
