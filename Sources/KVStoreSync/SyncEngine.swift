@@ -80,8 +80,8 @@ public final class SyncEngine: Sendable {
         var report = SyncReport()
         report.hub = probe.identity
         report.clockOffsetMilliseconds = probe.offsetMilliseconds
-        let cursors = try prepareCursors(probe)
         try await checkNotRestored(client)
+        let cursors = try prepareCursors(probe)
         try await upload(client, after: cursors.uploadedThrough, hub: probe, into: &report)
         try await download(client, after: cursors.download, kinds: configuration.kinds, hub: probe, into: &report)
         report.clockClamped = try store.read { try $0.clockIsClamped() }
