@@ -17,11 +17,15 @@ let package = Package(
         // The Swift layer over LMDB (the fuzz package's page-damage target checks pages with it).
         .library(name: "LMDB", targets: ["LMDB"]),
         .executable(name: "kvstore", targets: ["kvstore"]),
+        // Sync through a PostgreSQL hub (postgres-nio): apps that do not sync never link it.
+        .library(name: "KVStoreSync", targets: ["KVStoreSync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),  // tests only
         // `swift package generate-documentation` (DocC catalogs in Sources/*/*.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -48,12 +52,23 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "KVStoreSync",
+            dependencies: [
+                "KVStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "kvstore",
             dependencies: [
                 "KVStore",
                 "KVStoreNetwork",
                 "KVStoreTemplates",
+                "KVStoreSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/kvstore",
@@ -69,6 +84,7 @@ let package = Package(
         .testTarget(name: "KVStoreTemplatesTests", dependencies: ["KVStoreTemplates", "KVStore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStoreCLITests", dependencies: ["kvstore", "KVStore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStoreNetworkTests", dependencies: ["KVStoreNetwork", "KVStore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "KVStoreSyncTests", dependencies: ["KVStoreSync", "KVStore", "TestSupport", "kvstore"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import KVStore
 import LMDB
 import Testing
 import TestSupport
@@ -23,6 +24,19 @@ import TestSupport
         #expect(try dir.succeed("diff", a, dir.path("b")).stdout.isEmpty)
         #expect(try dir.succeed("dump", a).stdout == dir.succeed("dump", dir.path("b")).stdout)
         try dir.succeed("verify", dir.path("b"))
+    }
+
+    /// Every listed entry carries its stamp as text (`"<wall ms>.<counter>"`: the packed int
+    /// passes 2^53), increasing, and an applied export keeps the source's stamps.
+    @Test func entriesCarryTheirStampsThroughExportAndApply() throws {
+        let stamps = { (path: String) in try dir.succeed("journal", "list", path).objects().map { $0["stamp"] } }
+        let source = try stamps(a)
+        let times = source.compactMap { $0?.stringValue.flatMap(HybridTime.init(jsonText:)) }
+        #expect(times.count == source.count && !times.isEmpty && zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(times.allSatisfy { $0.wall > 1_700_000_000_000 && $0.wall < 2_000_000_000_000 })
+        try dir.export(a, to: "a.stream")
+        try dir.succeed("journal", "apply", dir.path("b"), dir.path("a.stream"))
+        #expect(try stamps(dir.path("b")) == source)
     }
 
     /// An apply killed while it created the store leaves only the creation's hidden building

@@ -5,7 +5,7 @@
 /// var random = SeededRandom(42)
 /// let offset = Int(random.next() % UInt64(size))
 /// ```
-public struct SeededRandom {
+public struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
 
     public init(_ seed: UInt64) { state = seed }

@@ -26,6 +26,9 @@ extension Tag {
     /// Needs root to do its work (a tmpfs mounted by ``ScratchFileSystem``, the tool run as
     /// `nobody` with `setpriv`); it skips itself, saying why, when not root.
     @Tag public static var root: Self
+    /// Starts a private PostgreSQL cluster (``PostgreSQLCluster``); skipped, saying so, when
+    /// PostgreSQL is not installed.
+    @Tag public static var postgresql: Self
 }
 
 /// Skips a test or suite whose tags the run asked to leave out (see ``Testing/Tag/subprocess``).
@@ -35,7 +38,9 @@ public struct SkippedByTag: TestTrait, SuiteTrait {
 
     /// The tags ``variable`` names, and the names that are no tag (a typo would run everything).
     static let requested: (tags: Set<Tag>, unknown: [String]) = {
-        let known: [String: Tag] = ["subprocess": .subprocess, "crash": .crash, "network": .network, "root": .root]
+        let known: [String: Tag] = [
+            "subprocess": .subprocess, "crash": .crash, "network": .network, "root": .root, "postgresql": .postgresql,
+        ]
         let names = (ProcessInfo.processInfo.environment[variable] ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return (Set(names.compactMap { known[$0] }), names.filter { known[$0] == nil })
@@ -46,7 +51,11 @@ public struct SkippedByTag: TestTrait, SuiteTrait {
 
     public func prepare(for test: Test) async throws {
         if let name = Self.requested.unknown.first {
-            throw UnknownTag(description: "\(Self.variable): no tag named '\(name)' (subprocess, crash, network, root)")
+            throw UnknownTag(description: "\(Self.variable): no tag named '\(name)' (subprocess, crash, network, root, postgresql)")
+        }
+        if test.tags.contains(.postgresql), let missing = PostgreSQLCluster.notInstalled {
+            try await ConditionTrait.disabled(Comment(rawValue: missing)).prepare(for: test)
+            return
         }
         let left = test.tags.intersection(Self.requested.tags)
         guard !left.isEmpty else { return }

@@ -9,7 +9,8 @@ struct JournalListCommand: ParsableCommand {
         discussion: """
             jsonl (the default) writes each entry as one compact typed JSON object per line, with \
             the fields sequence, commit, timestamp, ref, change, and when present keyPath, old, \
-            new, indexes, origin and derived. table writes aligned columns SEQ, COMMIT, TIME, \
+            new, indexes, origin, stamp (the hybrid logical clock time as text, \
+            "<wall milliseconds>.<counter>") and derived. table writes aligned columns SEQ, COMMIT, TIME, \
             REF, KEYPATH, CHANGE, OLD, NEW; values longer than \(JournalListing.valueCellLimit) \
             characters are shortened there.
 

@@ -32,7 +32,10 @@ struct JournalListing {
     mutating func append(_ entry: JournalEntry) {
         switch format {
         case .jsonl:
-            output.line(TypedJSON.string(from: .dictionary(entry.dictionary)))
+            var fields = entry.dictionary
+            // Text, not the packed int: a JSON reader's double would lose its low digits.
+            if let stamp = entry.stamp { fields["stamp"] = .string(stamp.jsonText) }
+            output.line(TypedJSON.string(from: .dictionary(fields)))
         case .table:
             var change = entry.change.rawValue
             if let indexes = entry.indexes { change += "[" + indexes.map(String.init).joined(separator: ",") + "]" }

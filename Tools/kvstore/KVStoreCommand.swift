@@ -36,7 +36,7 @@ struct KVStoreCommand: ParsableCommand {
             DumpCommand.self, LoadCommand.self, JournalCommand.self, ReplayCommand.self,
             StatCommand.self, VerifyCommand.self, DiffCommand.self, RenderCommand.self, KindCommand.self,
             ReplicateCommand.self, PromoteCommand.self,
-            ServeCommand.self, IndexCommand.self,
+            ServeCommand.self, IndexCommand.self, SyncCommand.self,
             TortureCommand.self,  // hidden: the crash and concurrency tests' writer
         ]
     )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import KVStore
+import KVStoreSync
 
 /// The output formats of `kvstore stat`.
 enum StatFormat: String, CaseIterable, ExpressibleByArgument {
@@ -20,7 +21,8 @@ struct StatCommand: ParsableCommand {
             commit; the durable consumers (cursor, lag, expired); the stores whose journals \
             were applied here and through which sequence; the data file's size, the map's \
             size and use, the page size and the pages of each database (records, journal, \
-            meta) as mdb_stat counts them; and the reader slots in use by other processes. json \
+            meta) as mdb_stat counts them; the reader slots in use by other processes; and, for \
+            a store that syncs, its sync status as 'kvstore sync --status' prints it. json \
             prints the same as one typed JSON object, with sizes in bytes.
 
             Durability is not stored in a store: each process chooses it when opening \
@@ -40,7 +42,7 @@ struct StatCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let store = try StoreAccess.openForReading(storePath.path)
-            let report = StatReport(try store.statistics())
+            let report = StatReport(try store.statistics(), sync: try SyncStatus.read(store))
             let output = StandardOutput()
             switch format {
             case .table: output.lines(report.lines())

@@ -1,4 +1,5 @@
 import KVStore
+import KVStoreSync
 import KVStoreTemplates
 
 /// What `kvstore stat` prints, as sections of labelled rows (table) or one typed JSON object
@@ -14,11 +15,11 @@ struct StatReport {
 
     let sections: [Section]
 
-    init(_ stats: StoreStatistics) {
+    init(_ stats: StoreStatistics, sync: SyncStatus? = nil) {
         sections = [
             Self.store(stats), Self.records(stats), Self.journal(stats), Self.consumers(stats),
             Self.replication(stats), Self.storage(stats), Self.readers(stats),
-        ]
+        ] + (sync.map { [Self.sync($0)] } ?? [])
     }
 
     /// The whole report as one object, a key per section.

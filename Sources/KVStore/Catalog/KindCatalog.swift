@@ -10,18 +10,25 @@ import LMDB
 /// ```
 final class KindCatalog: Sendable {
     /// No declaration at all: a schemaless store's.
-    static let empty = KindCatalog(version: nil, kinds: [:])
+    static let empty = KindCatalog(version: nil, kinds: [:], sync: .success(nil))
 
     /// The `catalog-version` this catalog was read at; nil for ``empty``.
     let version: [UInt8]?
     private let kinds: [String: Result<Kind, StoreError>]
+    /// The store's ``SyncConfiguration`` (meta `sync/config`, read with the catalog: writing it
+    /// replaces `catalog-version`), or the error its damaged value gives.
+    private let syncConfiguration: Result<SyncConfiguration?, StoreError>
+    /// Whether meta `sync/config` is there (readable or not): what every journaled change asks first.
+    let hasSyncConfiguration: Bool
 
     /// Whether no kind is declared (stored: every write asks).
     let isEmpty: Bool
 
-    private init(version: [UInt8]?, kinds: [String: Result<Kind, StoreError>]) {
+    private init(version: [UInt8]?, kinds: [String: Result<Kind, StoreError>], sync: Result<SyncConfiguration?, StoreError>) {
         self.version = version
         self.kinds = kinds
+        self.syncConfiguration = sync
+        if case .success(nil) = sync { hasSyncConfiguration = false } else { hasSyncConfiguration = true }
         self.isEmpty = kinds.isEmpty
     }
 
@@ -41,7 +48,13 @@ final class KindCatalog: Sendable {
         return try entry.get()
     }
 
-    /// Reads every `catalog/` entry of `meta`.
+    /// Which kinds the store syncs; nil when it does not sync.
+    /// - Throws: ``StoreError`` (`corrupt`, `newerFormat`) when meta `sync/config` cannot be read.
+    var sync: SyncConfiguration? {
+        get throws(StoreError) { try syncConfiguration.get() }
+    }
+
+    /// Reads every `catalog/` entry of `meta`, and `sync/config`.
     static func read(_ txn: LMDB.Transaction, meta: Database, version: [UInt8], path: String) throws -> KindCatalog {
         let prefix = StoreLayout.MetaKey.catalogPrefix
         var kinds: [String: Result<Kind, StoreError>] = [:]
@@ -59,6 +72,9 @@ final class KindCatalog: Sendable {
             }
             return true
         }
-        return KindCatalog(version: version, kinds: kinds)
+        let sync = try txn.withValue(forKey: StoreLayout.MetaKey.syncConfig, in: meta) { bytes in
+            Result { () throws(StoreError) -> SyncConfiguration? in try bytes.map { bytes throws(StoreError) in try SyncConfiguration(encoded: bytes, path: path) } }
+        }
+        return KindCatalog(version: version, kinds: kinds, sync: sync)
     }
 }

@@ -48,9 +48,8 @@ extension WriteTransaction {
         } else {
             try transaction.put(StoreLayout.MetaKey.catalog(name), new.encoded, in: meta)
         }
-        try transaction.put(StoreLayout.MetaKey.catalogVersion, withUnsafeBytes(of: UUID().uuid, Array.init), in: meta)
+        try replaceCatalogVersion()
         try raiseFormat(to: StoreLayout.catalogFormatVersion)
-        loadedCatalog = nil
         let oldIndexes = old?.indexes ?? []
         if oldIndexes != new.indexes { try indexesChanged(ofKind: name, from: oldIndexes, to: new.indexes) }
         return true

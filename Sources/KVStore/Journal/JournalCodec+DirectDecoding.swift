@@ -38,12 +38,14 @@ extension JournalCodec {
 
     /// The fields of an entry, by their key's bytes.
     enum Field {
-        case change, commit, derived, indexes, keyPath, new, old, origin, ref, sequence, timestamp
+        case change, commit, derived, indexes, keyPath, new, old, origin, ref, sequence, stamp, timestamp
 
         init?(_ key: UnsafeRawBufferPointer) {
             switch key.count {
             case 3:
                 if Self.matches(key, "new") { self = .new } else if Self.matches(key, "old") { self = .old } else if Self.matches(key, "ref") { self = .ref } else { return nil }
+            case 5:
+                if Self.matches(key, "stamp") { self = .stamp } else { return nil }
             case 6:
                 if Self.matches(key, "change") { self = .change } else if Self.matches(key, "commit") { self = .commit } else if Self.matches(key, "origin") { self = .origin } else { return nil }
             case 7:
@@ -76,6 +78,7 @@ extension JournalCodec {
         var origin: JournalOrigin?
         var ref: RecordRef?
         var sequence: UInt64?
+        var stamp: HybridTime?
         var timestamp: Date?
 
         /// Stores `value` as `field`.
@@ -102,6 +105,7 @@ extension JournalCodec {
                 origin = JournalOrigin(storeID: store, sequence: UInt64(bitPattern: sequence))
             case (.ref, .reference(let r)): ref = r
             case (.sequence, .int(let n)): sequence = UInt64(bitPattern: n)
+            case (.stamp, .int(let n)): stamp = HybridTime(packed: UInt64(bitPattern: n))
             case (.timestamp, .date(let date)): timestamp = date
             default: return false
             }
@@ -112,7 +116,7 @@ extension JournalCodec {
         func entry() -> JournalEntry? {
             guard let change, let commit, let ref, let sequence, let timestamp else { return nil }
             var entry = JournalEntry(
-                sequence: sequence, commitID: commit, timestamp: timestamp, origin: origin, ref: ref,
+                sequence: sequence, commitID: commit, timestamp: timestamp, stamp: stamp, origin: origin, ref: ref,
                 keyPath: keyPath, change: change, oldValue: old, newValue: new, indexes: indexes, isDerived: derived)
             if let newRecord { entry.newStorage = .encodedRecord(newRecord) }
             return entry

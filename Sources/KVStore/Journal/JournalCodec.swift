@@ -14,7 +14,7 @@ enum JournalCodec {
     static func encode(_ entry: JournalEntry, encodedNew: [UInt8]? = nil) -> [UInt8] {
         // change, commit, ref, sequence and timestamp, plus the optional fields present.
         let hasNewValue = entry.hasNewValue
-        var count = 5 + (entry.isDerived ? 1 : 0) + (entry.indexes != nil ? 1 : 0) + (entry.keyPath != nil ? 1 : 0)
+        var count = 5 + (entry.stamp != nil ? 1 : 0) + (entry.isDerived ? 1 : 0) + (entry.indexes != nil ? 1 : 0) + (entry.keyPath != nil ? 1 : 0)
         count += (hasNewValue ? 1 : 0) + (entry.oldValue != nil ? 1 : 0) + (entry.origin != nil ? 1 : 0)
         let record = hasNewValue ? encodedNew ?? entry.encodedNewRecord : nil
         var writer = KeyedWriter(count: count, into: [ValueCodec.version], reserving: record?.count ?? 0)
@@ -64,6 +64,10 @@ enum JournalCodec {
         ValueCodec.encode(.reference(entry.ref), into: &writer.bytes)
         writer.key("sequence" as StaticString)
         ValueCodec.encode(.int(Int64(bitPattern: entry.sequence)), into: &writer.bytes)
+        if let stamp = entry.stamp {
+            writer.key("stamp" as StaticString)
+            ValueCodec.encode(.int(Int64(bitPattern: stamp.packed)), into: &writer.bytes)
+        }
         writer.key("timestamp" as StaticString)
         ValueCodec.encode(.date(entry.timestamp), into: &writer.bytes)
         return writer.finish()

@@ -5,9 +5,10 @@ import Foundation
 ///
 /// ```json
 /// {"change":"setting","commit":3,"keyPath":"name","new":"Ada","old":"Ada B.","ref":{"$ref":"person/ada"},
-///  "sequence":7,"timestamp":{"$date":"2026-11-21T19:40:00.123Z"}}
+///  "sequence":7,"stamp":117656125448060930,"timestamp":{"$date":"2026-11-21T19:40:00.123Z"}}
 /// ```
-/// Absent old or new values, origin, indexes and `derived` are left out.
+/// `stamp` is ``JournalEntry/stamp`` as one int, ``HybridTime/packed`` (`wall << 16 | counter`).
+/// Absent old or new values, stamp, origin, indexes and `derived` are left out.
 extension JournalEntry {
     /// The entry as a dictionary of values.
     public var dictionary: [String: Value] {
@@ -18,6 +19,7 @@ extension JournalEntry {
             "ref": .reference(ref),
             "change": .string(change.rawValue),
         ]
+        if let stamp { d["stamp"] = .int(Int64(bitPattern: stamp.packed)) }
         if let keyPath { d["keyPath"] = .string(keyPath) }
         if let oldValue { d["old"] = oldValue }
         if let newValue { d["new"] = newValue }
@@ -65,7 +67,7 @@ extension JournalEntry {
         }
         self.init(
             sequence: sequence, commitID: commit, timestamp: try field("timestamp", \.dateValue),
-            origin: origin, ref: try field("ref", \.referenceValue),
+            stamp: try optional("stamp") { $0.intValue.map { HybridTime(packed: UInt64(bitPattern: $0)) } }, origin: origin, ref: try field("ref", \.referenceValue),
             keyPath: try optional("keyPath", \.stringValue), change: change,
             oldValue: d["old"], newValue: d["new"], indexes: indexes,
             isDerived: try optional("derived", \.boolValue) ?? false)

@@ -56,6 +56,13 @@ public struct JournalEntry: Sendable, Hashable {
     public var commitID: UInt64
     /// When the commit was made (all entries of a commit share it).
     public var timestamp: Date
+    /// The hybrid logical clock time of the change (see ``SyncStamp``): given by the store's
+    /// clock for a local change (a rebuild's entries too), strictly later than the store's local
+    /// entries of the same record before (a record of a kind that syncs: than its latest stamp,
+    /// whichever store's); for an entry applied from another store (it has an ``origin``), the source
+    /// entry's, unchanged. Nil for an entry
+    /// written before entries carried stamps (``syncStamp(localStore:)`` reads it then).
+    public var stamp: HybridTime?
     /// For entries applied by replication: where they came from. Nil for local changes.
     public var origin: JournalOrigin?
     /// The record changed; for ``ChangeKind/kindDeclared``, `KIND/*`: the kind whose declaration changed.
@@ -84,13 +91,14 @@ public struct JournalEntry: Sendable, Hashable {
     /// An entry with these fields; the store makes its own as it journals changes (this is for
     /// tools and tests that build entries, such as a journal stream written by hand).
     public init(
-        sequence: UInt64, commitID: UInt64, timestamp: Date, origin: JournalOrigin? = nil,
+        sequence: UInt64, commitID: UInt64, timestamp: Date, stamp: HybridTime? = nil, origin: JournalOrigin? = nil,
         ref: RecordRef, keyPath: String?, change: ChangeKind,
         oldValue: Value?, newValue: Value?, indexes: [Int]? = nil, isDerived: Bool = false
     ) {
         self.sequence = sequence
         self.commitID = commitID
         self.timestamp = timestamp
+        self.stamp = stamp
         self.origin = origin
         self.ref = ref
         self.keyPath = keyPath

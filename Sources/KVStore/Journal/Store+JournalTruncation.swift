@@ -44,8 +44,10 @@ extension Store {
 
 extension WriteTransaction {
     /// Deletes journal entries from the start of the journal up to (not including) `sequence`.
+    /// Deleting the last entry saves the clock's state in meta first: that entry told it.
     func deleteJournalEntries(before sequence: UInt64) throws -> Int {
-        try transaction.withCursor(on: databases.journal) { cursor in
+        if sequence > (try lastSequence()) { try saveClock() }
+        return try transaction.withCursor(on: databases.journal) { cursor in
             var deleted = 0
             while let (key, _) = try cursor.first() {
                 guard let current = StoreLayout.sequence(fromKey: key) else {

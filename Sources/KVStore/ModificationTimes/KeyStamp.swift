@@ -38,9 +38,7 @@ public struct KeyStamp: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// Last-writer-wins order: by time in IEEE 754 total order, then by the origin's bytes.
     public static func < (lhs: KeyStamp, rhs: KeyStamp) -> Bool {
         if lhs.seconds.bitPattern != rhs.seconds.bitPattern { return lhs.seconds.isTotallyOrdered(belowOrEqualTo: rhs.seconds) }
-        return withUnsafeBytes(of: lhs.origin.uuid) { l in
-            withUnsafeBytes(of: rhs.origin.uuid) { r in l.lexicographicallyPrecedes(r) }
-        }
+        return lhs.origin.bytesPrecede(rhs.origin)
     }
 
     /// `2026-11-21T22:40:00.125Z 3f2a…`: the time as typed JSON writes it, and the origin.

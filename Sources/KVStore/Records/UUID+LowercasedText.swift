@@ -1,6 +1,12 @@
 import Foundation
 
 extension UUID {
+    /// Whether this id's 16 bytes come before `other`'s, compared as unsigned bytes: how stamps
+    /// of two stores at the same time are ordered, the same on every store.
+    func bytesPrecede(_ other: UUID) -> Bool {
+        withUnsafeBytes(of: uuid) { l in withUnsafeBytes(of: other.uuid) { r in l.lexicographicallyPrecedes(r) } }
+    }
+
     /// The UUID as lowercase text (`8-4-4-4-12` hex digits), as store ids are written in the
     /// journal, in meta keys and in messages; built directly from the bytes (Foundation's
     /// `uuidString` formats through `snprintf`, which costs more than applying a journal entry's

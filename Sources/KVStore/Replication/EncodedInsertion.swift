@@ -2,7 +2,7 @@ import Foundation
 
 /// A record insertion read from a source's journal that a replica can apply as its bytes: the
 /// record stored as it is, the replica's journal entry made of the source entry's own field bytes
-/// with its sequence, commit, origin and time written anew. Found by ``reading(_:sequence:)``,
+/// with its sequence, commit, origin and time written anew (its stamp kept). Found by ``reading(_:sequence:)``,
 /// which vouches for exactly the entries whose bytes the decoding apply would store and journal
 /// the same; every other entry is decoded (``JournalCodec/decode(_:sequence:keepingRecordsEncoded:)``).
 ///
@@ -28,6 +28,9 @@ struct EncodedInsertion {
     /// sequence there.
     var originStore: Range<Int>?
     var originSequence: UInt64 = 0
+    /// The entry's stamp time (an entry written before stamps: its timestamp's, see
+    /// ``HybridTime/init(legacy:)``), which the replica's entry keeps when it has an origin.
+    var stamp = HybridTime(wall: 0, counter: 0)
 
     /// The same insertion in a copy of the bytes that starts `offset` bytes later.
     func moved(by offset: Int) -> EncodedInsertion {
@@ -48,7 +51,7 @@ struct EncodedInsertion {
     /// The record insertion encoded in `bytes`, the journal entry stored under `sequence`, with its
     /// commit id — when every field is in the form ``JournalCodec/encode(_:encodedNew:)`` writes it
     /// (the fields copied as they are: change, new and ref) or at least decodes (the fields written
-    /// anew: commit, sequence, timestamp), it has no field but those and the origin, and its
+    /// anew: commit, sequence, stamp, timestamp), it has no field but those and the origin, and its
     /// sequence is `sequence`. Nil for anything else — another change, a derived entry, keys that
     /// are not ASCII, a reference id that is not ASCII, an origin not written as the encoder writes
     /// it, damage of any kind — which is then decoded (and refused there when it is corrupt).
@@ -61,8 +64,9 @@ struct EncodedInsertion {
         try ValueCodec.readVersion(from: &reader)
         try reader.enterContainer()
         let directory = try KeyDirectory(reading: &reader, isRecord: false)
-        var isInsertion = false, hasSequence = false, hasTimestamp = false
+        var isInsertion = false, hasSequence = false
         var commit: UInt64?
+        var stamp: HybridTime?, timestamp: Date?
         var record: Range<Int>?
         var reference: (whole: Range<Int>, kind: Range<Int>, id: Range<Int>)?
         var origin: (store: Range<Int>, sequence: UInt64)?
@@ -94,10 +98,12 @@ struct EncodedInsertion {
                 guard try entry.readByte("value tag") == ValueCodec.Tag.int,
                       UInt64(bitPattern: try entry.readZigZag("int")) == sequence else { return nil }
                 hasSequence = true
+            case .stamp:
+                guard try entry.readByte("value tag") == ValueCodec.Tag.int else { return nil }
+                stamp = HybridTime(packed: UInt64(bitPattern: try entry.readZigZag("int")))
             case .timestamp:
                 guard try entry.readByte("value tag") == ValueCodec.Tag.date else { return nil }
-                _ = try entry.readUInt64("date")
-                hasTimestamp = true
+                timestamp = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try entry.readUInt64("date")))
             case .derived, .indexes, .keyPath, .old:
                 return nil
             }
@@ -105,10 +111,10 @@ struct EncodedInsertion {
         }
         reader.leaveContainer()
         try reader.seek(to: directory.entriesEnd)
-        guard reader.isAtEnd, isInsertion, hasSequence, hasTimestamp, let commit, let record, let reference else { return nil }
+        guard reader.isAtEnd, isInsertion, hasSequence, let timestamp, let commit, let record, let reference else { return nil }
         let insertion = EncodedInsertion(
             entry: 0 ..< bytes.count, record: record, reference: reference.whole, kind: reference.kind, id: reference.id,
-            originStore: origin?.store, originSequence: origin?.sequence ?? 0)
+            originStore: origin?.store, originSequence: origin?.sequence ?? 0, stamp: stamp ?? HybridTime(legacy: timestamp))
         return (insertion, commit)
     }
 

@@ -3,14 +3,16 @@ import LMDB
 
 /// Applies ``EncodedInsertion``s in one write transaction as their bytes: the record stored as it
 /// is, and the journal entry put together from the source entry's change, new and ref values with
-/// the replica's sequence, commit id, origin and time — byte for byte what
+/// the replica's sequence, commit id, origin and time, and (an entry with an origin) the source
+/// entry's stamp — byte for byte what
 /// ``WriteTransaction/apply(_:)`` stores and journals for the decoded entry — written in one pass
 /// into a buffer of its size. Its buffers are used again for every entry, and records inserted are
 /// counted per run of one kind: nothing is allocated per entry.
 ///
 /// Only for a transaction whose store has no observers in this process (they are told of decoded
-/// entries), and records of kinds the store's catalog does not declare (``applies(_:in:)``): a
-/// declared kind's rules are checked, and its modification times kept, on decoded records.
+/// entries), and records of kinds the store's catalog does not declare and the store does not
+/// sync (``applies(_:in:)``): a declared kind's rules are checked, and its modification times and
+/// a synced kind's sync state kept, on decoded records.
 ///
 /// ```swift
 /// var writer = EncodedInsertionWriter(transaction: txn)
@@ -32,7 +34,8 @@ struct EncodedInsertionWriter {
     }
 
     /// Whether ``insert(_:origin:in:)`` can apply `insertion`: the catalog does not declare its
-    /// kind (the decoding apply checks a declared kind's rules and stamps modification times).
+    /// kind, and the store does not sync it (the decoding apply checks a declared kind's rules,
+    /// stamps modification times and keeps the sync state).
     mutating func applies(_ insertion: EncodedInsertion, in bytes: UnsafeRawBufferPointer) throws -> Bool {
         try count(kind: UnsafeRawBufferPointer(rebasing: bytes[insertion.kind]))
         return !isDeclared
@@ -81,16 +84,20 @@ struct EncodedInsertionWriter {
         let record = UnsafeRawBufferPointer(rebasing: bytes[insertion.record])
         let reference = UnsafeRawBufferPointer(rebasing: bytes[insertion.reference])
         let commit = ValueCodec.zigZag(Int64(bitPattern: position.commit)), sequence = ValueCodec.zigZag(Int64(bitPattern: position.sequence))
+        // An entry from another store keeps its stamp; a rebuild's local entry takes this store's.
+        let stampTime = origin == nil ? try transaction.nextStampTime() : insertion.stamp
+        transaction.lastJournaledStamp = stampTime
+        let stamp = ValueCodec.zigZag(Int64(bitPattern: stampTime.packed))
         let time = transaction.journalTimestamp.timeIntervalSinceReferenceDate.bitPattern
         // Each entry: the key's length and bytes, then the tagged value.
         var originEntries = (sequence: 0, store: 0)
         var sizes = 7 + EncodedInsertion.insertedChange.count + 8 + ValueCodec.varintSize(commit) + 4 + record.count
-            + 4 + reference.count + 10 + ValueCodec.varintSize(sequence) + 10 + 9
+            + 4 + reference.count + 10 + ValueCodec.varintSize(sequence) + 7 + ValueCodec.varintSize(stamp) + 10 + 9
         if let origin {
             originEntries = (10 + ValueCodec.varintSize(ValueCodec.zigZag(Int64(bitPattern: origin.sequence))), 7 + ValueCodec.varintSize(UInt64(origin.store.count)) + origin.store.count)
             sizes += 7 + 2 + 3 * 4 + originEntries.sequence + originEntries.store
         }
-        let count = origin == nil ? 6 : 7
+        let count = origin == nil ? 7 : 8
         let tableStart = 2, entriesStart = 2 + (count + 1) * 4
         Self.write(into: &entry, count: entriesStart + sizes) { out in
             out.byte(ValueCodec.version)
@@ -133,6 +140,9 @@ struct EncodedInsertionWriter {
             key("sequence")
             out.byte(ValueCodec.Tag.int)
             out.varint(sequence)
+            key("stamp")
+            out.byte(ValueCodec.Tag.int)
+            out.varint(stamp)
             key("timestamp")
             out.byte(ValueCodec.Tag.date)
             out.uint64(time)
@@ -165,7 +175,8 @@ struct EncodedInsertionWriter {
         try finish()
         self.kind.removeAll(keepingCapacity: true)
         self.kind.append(contentsOf: kind)
-        isDeclared = try transaction.kindCatalog().declares(String(decoding: kind, as: UTF8.self))
+        let catalog = try transaction.kindCatalog(), name = String(decoding: kind, as: UTF8.self)
+        isDeclared = try catalog.declares(name) || catalog.sync?.syncs(name) == true
     }
 
     /// Adds the records inserted to their kind's count; call it before the transaction ends.

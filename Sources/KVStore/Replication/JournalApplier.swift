@@ -136,6 +136,10 @@ package struct JournalApplier {
             let origin = applier.origin(of: entry)
             if entry.isDerived || origin?.storeID == applier.store.id { outcome.skipped += 1; return }
             txn.origin = origin
+            // An entry from another store keeps its stamp; a rebuild's local entry takes this store's.
+            txn.appliedStamp = origin == nil ? nil : entry.stamp ?? HybridTime(legacy: entry.timestamp)
+            txn.appliedStampIsLegacy = entry.stamp == nil
+            defer { (txn.appliedStamp, txn.appliedStampIsLegacy) = (nil, false) }
             var changed = true
             let problem = entry.change == .kindDeclared ? try txn.applyDeclaration(entry, changed: &changed) : try txn.apply(entry)
             if let problem {

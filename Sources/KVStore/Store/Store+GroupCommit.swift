@@ -14,6 +14,7 @@ extension Store {
         try withoutActuallyEscaping(body) { body in
             var result: T?
             var batch: ObservationBatch?
+            var clock: ClockCache.Entry?
             var replaced: ObservationHub.ReplacedState?
             var ticket: UInt64?
             var priorsSent = 0
@@ -21,11 +22,13 @@ extension Store {
             let write = GroupedWrite(
                 body: { txn in
                     batch = nil
+                    clock = nil
                     let transaction = WriteTransaction(store: self, transaction: txn)
                     transaction.priorsSentBefore = priorsSent
                     defer { priorsSent = max(priorsSent, transaction.priorsSent) }
                     result = try body(transaction)
                     try transaction.finish()
+                    clock = transaction.clockAfterCommit
                     batch = observation.batch(for: transaction)
                 },
                 merged: {
@@ -36,6 +39,7 @@ extension Store {
                     replaced = nil
                 },
                 committed: {
+                    if let clock { self.clocks.committed(clock) }
                     if let batch { ticket = observation.enqueue(batch) }
                 })
             try join(write)

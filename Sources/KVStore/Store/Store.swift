@@ -89,6 +89,8 @@ public final class Store: Sendable {
     let observation: ObservationHub
     /// The decoded kind catalog of this store's environment (shared by every `Store` on it).
     let catalogs: KindCatalogCache
+    /// The clock's state as this process's last write left it (shared by every `Store` on it).
+    let clocks: ClockCache
 
     /// Opens the store in directory `path`, creating it when `options.createIfMissing` allows.
     ///
@@ -108,6 +110,7 @@ public final class Store: Sendable {
         self.registrations = Atomic(options.kinds.isEmpty ? 0 : 1)
         self.observation = ObservationHub.shared(for: opened.environment)
         self.catalogs = KindCatalogCache.shared(for: opened.environment)
+        self.clocks = ClockCache.shared(for: opened.environment)
         if !options.kinds.isEmpty { try declareOnOpening(options.kinds) }
     }
 
@@ -211,6 +214,7 @@ public final class Store: Sendable {
         var batch: ObservationBatch?
         var ticket: UInt64?
         var priorsSent = 0
+        var clock: ClockCache.Entry?
         let result: T
         do {
             // Hand the turn on before delivering: a callback's write may be waiting for it.
@@ -221,9 +225,11 @@ public final class Store: Sendable {
                 defer { priorsSent = max(priorsSent, transaction.priorsSent) }
                 let result = try body(transaction)
                 try transaction.finish()
+                clock = transaction.clockAfterCommit
                 batch = observation.batch(for: transaction)  // nil, at the cost of one atomic load, when unobserved
                 return result
             }, didCommit: {
+                if let clock { clocks.committed(clock) }
                 if let batch { ticket = observation.committed(batch) }
             })
         } catch let error as LMDBError {

@@ -13,7 +13,10 @@ extension StoreLayout {
 
         /// `format`: the format version the store was written in, `UInt32 LE`: written at creation
         /// (``StoreLayout/formatVersion``, 1), raised to ``StoreLayout/catalogFormatVersion`` (2) by
-        /// the first kind declaration stored in the catalog; a store whose format is newer than
+        /// the first kind declaration stored in the catalog, to
+        /// ``StoreLayout/indexStatisticsFormatVersion`` (3) by the first index built with counts of
+        /// its irregular entries, and to ``StoreLayout/syncFormatVersion`` (4) by the first sync
+        /// configuration (`sync/config`); a store whose format is newer than
         /// ``StoreLayout/newestFormatVersion`` is refused.
         static let format = Array("format".utf8)
 
@@ -96,5 +99,31 @@ extension StoreLayout {
         /// stores without any open as before.
         static let stampsPrefix = Array("stamps/".utf8)
         static func stamps(_ ref: RecordRef) -> [UInt8] { stampsPrefix + StoreLayout.recordKey(ref) }
+
+        // MARK: Sync
+
+        /// `sync/config`: which kinds the store syncs (``SyncConfiguration``): one format byte (1;
+        /// a newer one is refused with ``StoreError/Code/newerFormat``), then a ``RecordCodec``
+        /// dictionary — `kinds`, the names of the kinds that sync (absent: every kind). Absent:
+        /// the store does not sync, and keeps no sync state. Read with the kind catalog: writing
+        /// it replaces `catalog-version`; the first one raises the store's format to
+        /// ``StoreLayout/syncFormatVersion`` (4). The `sync` database holds the synced records'
+        /// state (``SyncStateStorage``).
+        static let syncConfig = Array("sync/config".utf8)
+
+        /// `sync/clock`: the store's hybrid logical clock state (the last ``HybridTime`` it gave),
+        /// `UInt64 LE` of ``HybridTime/packed``, then the journal's last sequence when it was saved,
+        /// `UInt64 LE`. Read only when that sequence is still the journal's last: else the last
+        /// entry's stamp is the clock's state. Saved by a transaction whose last entry's stamp is
+        /// not the clock's (a record's change pushed ahead of the clock, an entry from another
+        /// store), that moved the clock without an entry, or that truncates the last entry.
+        static let syncClock = Array("sync/clock".utf8)
+
+        /// `sync/cursors`: where the store's sync with its hub stands (``SyncCursors``): one
+        /// format byte (1; a newer one is refused), then a ``RecordCodec`` dictionary — `hub`
+        /// (the hub's identity, text), `uploadedThrough` (the last sequence the hub committed),
+        /// `download` (bytes, opaque to the store) and `hubOffset` (the hub's clock minus this
+        /// machine's, ms; absent until measured). Absent: never synced.
+        static let syncCursors = Array("sync/cursors".utf8)
     }
 }

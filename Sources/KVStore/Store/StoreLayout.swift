@@ -11,7 +11,9 @@ import LMDB
 ///   tuple of values (``IndexKeyEncoding``) and a record id (``IndexEntryLayout``), after a directory of
 ///   the indexes built under number 0 (``IndexDirectory``), and before the counts of their
 ///   leading prefixes under number `FF FF FF FF` (``IndexPrefixCounts``). Stores made before it get it when
-///   first opened for writing; a store opened read-only without it has no index built.
+///   first opened for writing; a store opened read-only without it has no index built;
+/// - `sync`: the last-writer-wins state of records of kinds that sync (``SyncStateStorage``),
+///   empty in a store that does not sync; stores made before it get it as `indexes`.
 enum StoreLayout {
     /// The format new stores are written in: 1.
     static let formatVersion: UInt32 = 1
@@ -31,13 +33,20 @@ enum StoreLayout {
     /// raises a store to it, so that a kvstore that does not keep the counts — whose writes would
     /// leave them wrong — refuses the store.
     static let indexPrefixCountsFormatVersion: UInt32 = 4
+    /// The format of a store that was ever configured to sync (meta `sync/config`): 4 as well
+    /// (both landed in one release). A kvstore that knows no sync would change its records without
+    /// keeping their sync state, or stamping its journal entries, and the stores syncing with it
+    /// would silently diverge: it refuses the store instead. A store that never syncs stays at its
+    /// format.
+    static let syncFormatVersion: UInt32 = 4
     /// The newest format this build reads.
-    static let newestFormatVersion: UInt32 = indexPrefixCountsFormatVersion
+    static let newestFormatVersion: UInt32 = max(indexPrefixCountsFormatVersion, syncFormatVersion)
 
     static let records = "records"
     static let journal = "journal"
     static let meta = "meta"
     static let indexes = "indexes"
+    static let sync = "sync"
 
     /// The records-database key of `ref`.
     static func recordKey(_ ref: RecordRef) -> [UInt8] {
@@ -97,4 +106,7 @@ struct StoreDatabases: Sendable {
     let meta: Database
     /// Nil only in a store opened read-only that was made before indexes (none is built).
     let indexes: Database?
+    /// The sync state of records of kinds that sync; nil only in a store opened read-only that
+    /// was made before sync (none is kept).
+    let sync: Database?
 }

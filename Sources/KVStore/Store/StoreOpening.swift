@@ -101,7 +101,8 @@ enum StoreOpening {
                 records: try txn.openDatabase(StoreLayout.records, create: false),
                 journal: try txn.openDatabase(StoreLayout.journal, create: false),
                 meta: meta,
-                indexes: try exists(StoreLayout.indexes, in: txn) ? txn.openDatabase(StoreLayout.indexes, create: false) : nil)
+                indexes: try exists(StoreLayout.indexes, in: txn) ? txn.openDatabase(StoreLayout.indexes, create: false) : nil,
+                sync: try exists(StoreLayout.sync, in: txn) ? txn.openDatabase(StoreLayout.sync, create: false) : nil)
             return Opened(environment: environment, databases: databases, id: id)
         }
     }
@@ -115,7 +116,8 @@ enum StoreOpening {
             records: try txn.openDatabase(StoreLayout.records, create: true),
             journal: try txn.openDatabase(StoreLayout.journal, create: true),
             meta: try txn.openDatabase(StoreLayout.meta, create: true),
-            indexes: try txn.openDatabase(StoreLayout.indexes, create: true))
+            indexes: try txn.openDatabase(StoreLayout.indexes, create: true),
+            sync: try txn.openDatabase(StoreLayout.sync, create: true))
         return Opened(environment: environment, databases: databases, id: try checkMeta(txn, databases.meta, path: path))
     }
 

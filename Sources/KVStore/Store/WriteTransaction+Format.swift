@@ -1,3 +1,5 @@
+import Foundation
+
 extension WriteTransaction {
     /// Raises the store's format version (`format` in meta) to `version` when it is below, so that
     /// an older kvstore, which does not read what this write adds, refuses the store.
@@ -7,5 +9,12 @@ extension WriteTransaction {
         if format < version {
             try transaction.put(StoreLayout.MetaKey.format, withUnsafeBytes(of: version.littleEndian, Array.init), in: meta)
         }
+    }
+
+    /// Replaces meta `catalog-version` after a change of what ``KindCatalog`` reads, so that every
+    /// process reads it again; this transaction too.
+    func replaceCatalogVersion() throws {
+        try transaction.put(StoreLayout.MetaKey.catalogVersion, withUnsafeBytes(of: UUID().uuid, Array.init), in: databases.meta)
+        loadedCatalog = nil
     }
 }

@@ -32,13 +32,32 @@ public final class WriteTransaction: ReadTransaction {
     /// The time to record as keys' modification time instead of the commit's (replicated apply:
     /// the source entry's time); see ``stampModification(of:)``.
     var modificationTime: Date?
+    /// The stamp time to give the entries journaled (applying another store's entry: the source
+    /// entry's); nil for local changes, which the store's clock stamps (``nextStampTime()``).
+    var appliedStamp: HybridTime?
+    /// Whether ``appliedStamp`` is a legacy entry's timestamp (``HybridTime/init(legacy:)``),
+    /// shared by every entry of its commit; see ``entryStampTime(after:)``.
+    var appliedStampIsLegacy = false
+    /// The last time the store's clock gave, once this transaction gave or recovered one.
+    var clockState: HybridTime?
+    /// The stamp of the last entry this transaction journaled.
+    var lastJournaledStamp: HybridTime?
+    /// What the store's ``ClockCache`` keeps once this transaction commits (set by ``finish()``).
+    var clockAfterCommit: ClockCache.Entry?
+    /// The hub offset the clock adds to this transaction's time (0: none), once read; see
+    /// ``clockMilliseconds()``.
+    var clockOffset: Int64?
+    /// Whether remote changes are being applied (``applyRemote(_:hubNow:)``): it keeps the sync
+    /// state itself, so journaling leaves it alone.
+    var isApplyingRemote = false
     private var sequenceState: (commit: UInt64, last: UInt64)?
     /// Whether something was journaled under the current commit id (see ``startNextCommit()``).
     private var commitHasEntries = false
     private var countDeltas: [String: Int] = [:]
     /// A change whose record was written but whose journal entry could not be: the transaction
-    /// must not commit (``finish()`` throws it), even if the caller caught the error.
-    private var unjournaled: (any Error)?
+    /// must not commit (``finish()`` throws it), even if the caller caught the error; also a
+    /// batch of remote changes refused halfway.
+    var unjournaled: (any Error)?
     private let timestamp = Date()
     /// Whether the changes are applied from another store's journal (allowed on a replica).
     var isApplying = false
@@ -55,8 +74,10 @@ public final class WriteTransaction: ReadTransaction {
         indexes: [Int]? = nil, isDerived: Bool = false, encodedNew: [UInt8]? = nil
     ) throws {
         let position = try nextJournalPosition()
+        let syncState = try syncStateBeforeJournaling(change, ref: ref, isDerived: isDerived)
         var entry = JournalEntry(
-            sequence: position.sequence, commitID: position.commit, timestamp: timestamp, origin: origin,
+            sequence: position.sequence, commitID: position.commit, timestamp: timestamp,
+            stamp: try entryStampTime(after: syncState?.latest), origin: origin,
             ref: ref, keyPath: keyPath, change: change, oldValue: old, newValue: new,
             indexes: indexes, isDerived: isDerived)
         if new == nil, let encodedNew { entry.newStorage = .encodedRecord(encodedNew) }
@@ -67,7 +88,9 @@ public final class WriteTransaction: ReadTransaction {
             throw error
         }
         try transaction.put(StoreLayout.sequenceKey(position.sequence), encoded, in: databases.journal, append: true)
+        lastJournaledStamp = entry.stamp
         try stampModification(of: entry)
+        if let syncState { try keepSyncState(syncState, for: entry, stamp: entry.syncStamp(localStore: store.id)) }
         if keepsEntries || store.observation.isObserved { entries.append(entry) }
     }
 
@@ -81,6 +104,7 @@ public final class WriteTransaction: ReadTransaction {
             commit: counterSuccessor(
                 transaction.uint64(forKey: StoreLayout.MetaKey.lastCommit, in: databases.meta) ?? 0, "last-commit"),
             last: try lastSequence())
+        if sequenceState == nil { journalStart = state.last }
         state.last = try counterSuccessor(state.last, "last-sequence")
         sequenceState = state
         commitHasEntries = true
@@ -96,6 +120,19 @@ public final class WriteTransaction: ReadTransaction {
             throw StoreError(.corrupt, "the \(name) counter in meta is \(value), past the largest a journal reaches: the counter is damaged", path: store.path)
         }
         return value + 1
+    }
+
+    /// The store's last sequence when this transaction journaled its first entry.
+    private var journalStart: UInt64?
+
+    /// The sequence of the journal's last entry before this transaction's own.
+    func journalStartSequence() throws -> UInt64 {
+        try journalStart ?? lastSequence()
+    }
+
+    /// The sequence of the journal's last entry, this transaction's own included.
+    func journalLastSequence() throws -> UInt64 {
+        try sequenceState?.last ?? lastSequence()
     }
 
     /// The time this transaction's journal entries carry.
@@ -126,6 +163,8 @@ public final class WriteTransaction: ReadTransaction {
         }
         try saveCounts()
         try saveIndexStatistics()
+        try saveClockIfMoved()
+        clockAfterCommit = try clockCacheEntry()
         if let state = sequenceState {
             try transaction.put(StoreLayout.MetaKey.lastSequence, StoreLayout.uint64(state.last), in: databases.meta)
             try transaction.put(StoreLayout.MetaKey.lastCommit, StoreLayout.uint64(state.commit), in: databases.meta)

@@ -54,11 +54,12 @@ extension Store {
     /// Checks the store's invariants: every record key names a valid reference, every record
     /// decodes and has only keys a key path can name and no top-level null; the per-kind
     /// counters match the records; modification times (`stamps/`) decode and name records; the
+    /// `sync` database agrees with the records of the kinds that sync; the
     /// kind catalog's declarations decode and the records of each closed kind keep its rules; every
     /// index entry is one its record gives and every record has its entries; the
     /// journal's keys are sequences, contiguous from its first entry to the `last-sequence`
     /// counter, every entry decodes and matches its key, commit ids
-    /// never go back and none is past `last-commit`. When the journal reaches back to the store's
+    /// never go back and none is past `last-commit`, the store's own entries' stamps increase per record. When the journal reaches back to the store's
     /// creation, it is replayed into a temporary store and compared with the records (the
     /// comparison ``forEachDifference(from:_:)`` makes) and the kind catalog.
     ///
@@ -86,6 +87,7 @@ extension Store {
             let recordsDecode = pages.isClean(StoreLayout.records) ? try checkRecords(txn, into: &report, progress: progress) : false
             if pages.isClean(StoreLayout.records) {
                 try checkModificationTimes(txn, into: &report)
+                if pages.isClean(StoreLayout.sync) { try checkSyncState(txn, into: &report) }
                 try checkCatalog(txn, into: &report)
                 if pages.isClean(StoreLayout.indexes) { try checkIndexes(txn, into: &report) }
             }
@@ -151,6 +153,7 @@ extension Store {
         report.lastSequence = try txn.lastSequence()
         let lastCommit = try txn.transaction.uint64(forKey: StoreLayout.MetaKey.lastCommit, in: databases.meta) ?? 0
         var previous: (sequence: UInt64, commit: UInt64)?
+        var stamps = LocalStampOrder()
         try txn.transaction.scan(databases.journal) { key, value in
             progress?(1)
             report.entries += 1
@@ -174,6 +177,7 @@ extension Store {
             if entry.commitID > lastCommit {
                 report.add("journal entry \(sequence) has commit \(entry.commitID), past the last-commit counter \(lastCommit)")
             }
+            stamps.check(entry, into: &report)
             previous = (sequence, entry.commitID)
             return true
         }

@@ -33,7 +33,7 @@ import TestSupport
 
     @Test func aNewStoreHasTheIndexesDatabase() throws {
         let fixture = try TemporaryStore()
-        #expect(try Self.databaseNames(fixture.store) == ["indexes", "journal", "meta", "records"])
+        #expect(try Self.databaseNames(fixture.store) == ["indexes", "journal", "meta", "records", "sync"])
     }
 
     @Test func anOlderStoreOpensReadOnlyWithoutIndexesAndGetsThemWhenOpenedForWriting() throws {
@@ -51,7 +51,7 @@ import TestSupport
             #expect(try reader.findings() == [])
         }
         let writer = try Store(path: path, options: .testing)
-        #expect(try Self.databaseNames(writer) == ["indexes", "journal", "meta", "records"])
+        #expect(try Self.databaseNames(writer) == ["indexes", "journal", "meta", "records", "sync"])
         try writer.insert(["n": 1], as: ref("item/1"))
         try writer.declareIndex(indexOn("n"), ofKind: "item")
         #expect(try writer.ids(indexOn("n"), equal: 1) == ["1"])

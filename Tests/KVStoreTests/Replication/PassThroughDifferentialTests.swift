@@ -134,12 +134,16 @@ import LMDB
     }
 
     /// Every journal entry's bytes without its timestamp (the last field: 8 bytes at the end),
-    /// which is the writing store's commit time.
+    /// which is the writing store's commit time, nor — for a local entry — its stamp, which is
+    /// the writing store's clock (an entry with an origin keeps its source's: compared).
     func journalWithoutTimes(_ store: Store) throws -> [[UInt8]] {
         try store.read { txn in
             var entries: [[UInt8]] = []
-            try txn.transaction.scan(store.databases.journal, from: StoreLayout.sequenceKey(1)) { _, value in
-                entries.append(Array(value.dropLast(8)))
+            try txn.transaction.scan(store.databases.journal, from: StoreLayout.sequenceKey(1)) { key, value in
+                // A local entry's stamp is the store's own clock too: left out (the entry encoded without it).
+                var entry = try JournalCodec.decode(value, sequence: StoreLayout.sequence(fromKey: key)!)
+                if entry.origin == nil { entry.stamp = nil }
+                entries.append(entry.origin == nil ? Array(JournalCodec.encode(entry).dropLast(8)) : Array(value.dropLast(8)))
                 return true
             }
             return entries

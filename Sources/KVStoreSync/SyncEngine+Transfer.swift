@@ -1,0 +1,82 @@
+import Foundation
+@_spi(Sync) import KVStore
+
+extension SyncEngine {
+    /// Uploads the local changes after journal sequence `through`, a batch per hub transaction,
+    /// storing the upload cursor after each batch the hub committed.
+    func upload(_ client: HubClient, after through: UInt64, hub: HubProbe, into report: inout SyncReport) async throws {
+        var through = through
+        while true {
+            let (changes, last) = try store.read { try $0.localChanges(after: through, limit: options.batchSize) }
+            guard last > through else { return }
+            if !changes.isEmpty {
+                let result = try await client.upload(changes.map(HubChange.init), from: store.id)
+                report.uploaded += changes.count
+                report.uploadedNew += result.newChanges
+                report.uploadBatches += 1
+            }
+            try local {
+                try store.write { txn in
+                    var cursors = try Self.cursors(in: txn, hub: hub)
+                    cursors.uploadedThrough = max(cursors.uploadedThrough, last)
+                    try txn.setSyncCursors(cursors)
+                }
+            }
+            through = last
+        }
+    }
+
+    /// Downloads the other stores' changes after `download` (the stored cursor, empty: the
+    /// start), applying each page and the cursor after it in one write transaction.
+    func download(_ client: HubClient, after download: [UInt8], kinds: Set<String>?, hub: HubProbe,
+                  into report: inout SyncReport) async throws {
+        var cursor = try decodeCursor(download)
+        var restarted = false
+        while true {
+            guard let page = try await page(client, after: cursor, kinds: kinds, restarting: !restarted) else {
+                // The hub was restored into another server: read it again from the start
+                // (applying a change twice changes nothing).
+                (cursor, restarted) = (.start, true)
+                continue
+            }
+            if page.rows.isEmpty && page.cursor == cursor { return }
+            let changes = page.rows.map(\.change.remote)
+            let hubNow = Date().addingTimeInterval(Double(hub.offsetMilliseconds) / 1000)
+            let applied = try local {
+                try store.write { txn in
+                    let applied = changes.isEmpty ? RemoteApplyReport() : try txn.applyRemote(changes, hubNow: hubNow)
+                    var cursors = try Self.cursors(in: txn, hub: hub)
+                    cursors.download = Array(page.cursor.description.utf8)
+                    try txn.setSyncCursors(cursors)
+                    return applied
+                }
+            }
+            report.downloaded += changes.count
+            report.applied += applied.applied
+            report.aheadOfClock += applied.aheadOfClock.map(\.description)
+            cursor = page.cursor
+            if page.isCaughtUp { return }
+        }
+    }
+
+    /// The page after `cursor`; nil when the cursor is ahead of the hub's transactions and
+    /// `restarting` allows starting over.
+    private func page(_ client: HubClient, after cursor: HubCursor, kinds: Set<String>?, restarting: Bool) async throws(SyncError) -> HubPage? {
+        do {
+            return try await client.download(after: cursor, excluding: store.id, kinds: kinds, limit: options.batchSize)
+        } catch {
+            if error.code == .cursorAhead && restarting { return nil }
+            throw error
+        }
+    }
+
+    /// The download cursor as the store keeps it (``HubCursor/description``'s text; empty: the
+    /// start).
+    func decodeCursor(_ bytes: [UInt8]) throws(SyncError) -> HubCursor {
+        if bytes.isEmpty { return .start }
+        guard let cursor = HubCursor(String(decoding: bytes, as: UTF8.self)) else {
+            throw SyncError(.storeRefused, hub: hub.name, "store \(store.path): its download cursor is damaged (not TXID:ID)")
+        }
+        return cursor
+    }
+}
