@@ -29,8 +29,9 @@ public final class HubClient: Sendable {
     }
 
     /// Connects, authenticates, and creates or migrates the hub's schema.
-    /// - Parameter logger: where postgres-nio logs (nothing by default); the password never
-    ///   appears there.
+    /// - Parameters:
+    ///   - configuration: the hub's address, credentials, schema and time-outs.
+    ///   - logger: where postgres-nio logs (nothing by default); the password never appears there.
     /// - Throws: ``SyncError``: ``SyncError/Code/unreachable`` naming host and port (also when the
     ///   server does not answer within ``HubConfiguration/connectTimeout``),
     ///   ``SyncError/Code/authenticationFailed``, ``SyncError/Code/tlsFailed``,
