@@ -81,11 +81,20 @@ struct IndexCondition {
         }
     }
 
-    /// Whether an entry in the condition's range (not re-checked) is certainly a match: no string
-    /// options, no string (stored strings need not be NFC, as the index keeps them), no `== nil`
-    /// or prefix, values of one class only.
-    var isExact: Bool {
-        guard options.isEmpty else { return false }
+    /// Whether an entry of `index` in the condition's range (not re-checked) is certainly a
+    /// match: the comparison reads values in the form the index keeps them, no `== nil` or
+    /// prefix, values of one class only.
+    ///
+    /// A plain index keeps a string in NFC and a folded one its `[cd]` fold
+    /// (``IndexKeyEncoding/indexedForm(of:folded:)``); a comparison without options compares
+    /// strings in NFC, one with `[cd]` their `[cd]` fold (``StringFolding``), each by Unicode
+    /// scalars, the order of the encoded bytes. So a string's entry is exact for a comparison
+    /// without options on a plain index, and for `[cd]` on a folded one — whatever form the record
+    /// stores it in (``IndexStatistics/reformed`` counts departures from a *sort's* order only).
+    /// A tuple cut at ``IndexKeyEncoding/maximumTupleLength`` is flagged inexact, and a cut bound
+    /// gives its range a re-check prefix: the survey, not this, turns those off.
+    func isExact(on index: KindIndex) -> Bool {
+        guard index.isFolded ? options == [.caseInsensitive, .diacriticInsensitive] : options.isEmpty else { return false }
         return conditions.allSatisfy { condition in
             switch condition {
             case .equal(let value), .less(let value), .lessOrEqual(let value), .greater(let value), .greaterOrEqual(let value):
@@ -98,7 +107,7 @@ struct IndexCondition {
 
     private static func isExactlyIndexed(_ value: Value) -> Bool {
         switch value {
-        case .int, .double, .date, .bool, .reference: true
+        case .int, .double, .date, .bool, .reference, .string: true
         default: false
         }
     }

@@ -59,7 +59,7 @@ enum QueryPlanner {
     /// An index's candidates are a superset of the results (entries re-checked, the unknown
     /// bucket, `[c]` on a folded index), so the whole predicate stays the residual unless no entry
     /// of its ranges needs a re-check: then the conjuncts that are exact conditions of the index
-    /// (``IndexCondition/isExact``) are left out of it (``residual(of:without:)``). They come in the query's order when the index's key paths after the equalities
+    /// (``IndexCondition/isExact(on:)``) are left out of it (``residual(of:without:)``). They come in the query's order when the index's key paths after the equalities
     /// are the sort's (``IndexChoice/givesWholeOrder(sortKeys:of:)``; descending reads it backward)
     /// and its entries allow it (``IndexScan/survey(in:sortKeys:sortOffset:wantsExact:)``, which
     /// reads no entry of the ranges); grouped by the leading sort keys when the index gives their
@@ -75,7 +75,7 @@ enum QueryPlanner {
             }
             return QueryPlan(access: .scan(KindScan(kind: query.kind)), residual: residual, order: .sorted([]))
         }
-        let answerable = choice.used.filter(\.isExact)
+        let answerable = choice.used.filter { $0.isExact(on: choice.scan.built.index) }
         let orderable = choice.orderableSortKeys(of: query)
         let wholeOrder = choice.givesWholeOrder(sortKeys: orderable, of: query)
         var order = QueryPlan.Order.unordered
