@@ -211,7 +211,7 @@ package enum RecordCodec {
 struct KeyedDecoding {
     let directory: KeyDirectory
     private let depth: Int
-    private(set) var result: [String: Value] = [:]
+    private(set) var result: [String: Value]
     private var index = 0
     private var previous: UnsafeRawBufferPointer?
     private var key = ""
@@ -221,7 +221,7 @@ struct KeyedDecoding {
     init(reading reader: inout ByteReader) throws(ValueDecodingError) {
         directory = try KeyDirectory(reading: &reader, isRecord: false)
         depth = reader.depth
-        result.reserveCapacity(directory.count)
+        result = Dictionary(minimumCapacity: directory.count)
     }
 
     /// A reader of the next entry's value, after its key was read and checked; nil after the last.

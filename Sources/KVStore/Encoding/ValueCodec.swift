@@ -151,6 +151,7 @@ package enum ValueCodec {
             _ = try reader.readByte("value tag")
             return try decodeScalar(tag, from: &reader)
         }
+        if reader.peekByte() == Tag.array, let array = try decodeScalarArray(from: &reader) { return array }
         var stack: [ContainerFrame] = []
         descending: while true {
             var value: Value
@@ -209,6 +210,26 @@ package enum ValueCodec {
         }
     }
 
+    /// An array of scalars (a record's tags), decoded without the container stack, exactly as the
+    /// stack decodes it — the same checks, the same errors; nil, the reader unmoved, when an
+    /// element is an array or a dictionary (or the bytes end before one).
+    private static func decodeScalarArray(from reader: inout ByteReader) throws(ValueDecodingError) -> Value? {
+        var attempt = reader
+        _ = try attempt.readByte("value tag")
+        try attempt.enterContainer()
+        let count = try attempt.readLength("array")
+        var elements: [Value] = []
+        elements.reserveCapacity(count)
+        for _ in 0 ..< count {
+            guard let tag = attempt.peekByte(), tag != Tag.array, tag != Tag.dictionary else { return nil }
+            _ = try attempt.readByte("value tag")
+            elements.append(try decodeScalar(tag, from: &attempt))
+        }
+        attempt.leaveContainer()
+        reader = attempt
+        return .array(elements)
+    }
+
     /// A container being decoded by ``decodeTagged(from:)``.
     private enum ContainerFrame {
         case array([Value], remaining: Int)
@@ -239,7 +260,11 @@ package enum ValueCodec {
             return .date(Date(timeIntervalSinceReferenceDate: interval))
         case Tag.reference:
             let start = reader.offset
-            let text = try reader.readString("reference")
+            let bytes = try reader.readBytes(try reader.readLength("reference"), "reference")
+            if let ref = RecordRef(printableASCII: bytes) { return .reference(ref) }
+            guard let text = UTF8Text.string(bytes.bindMemoryAssumingUInt8()) else {
+                throw reader.error("invalid UTF-8 in reference", at: start)
+            }
             do {
                 return .reference(try RecordRef(text))
             } catch {

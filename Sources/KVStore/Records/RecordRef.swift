@@ -67,16 +67,22 @@ public struct RecordRef: Sendable, Hashable, Comparable, CustomStringConvertible
             throw RecordRefError(ref: kind, problem: "the kind is longer than \(maxKindLength) bytes")
         }
         for (offset, byte) in bytes.enumerated() {
-            let isLetter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-            let isDigit = byte >= 0x30 && byte <= 0x39
-            let ok = isLetter || byte == 0x5F || (offset > 0 && (isDigit || byte == 0x2D || byte == 0x2E))
-            if !ok {
+            if !isKindByte(byte, at: offset) {
                 throw RecordRefError(
                     ref: kind,
                     problem: "the kind may hold only ASCII letters, digits, '_', '-' and '.', and start with a letter or '_'"
                 )
             }
         }
+    }
+
+    /// Whether `byte` may stand at `offset` in a kind: an ASCII letter or `_`, or after the first
+    /// byte also a digit, `-` or `.`.
+    @inline(__always)
+    static func isKindByte(_ byte: UInt8, at offset: Int) -> Bool {
+        let isLetter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        let isDigit = byte >= 0x30 && byte <= 0x39
+        return isLetter || byte == 0x5F || (offset > 0 && (isDigit || byte == 0x2D || byte == 0x2E))
     }
 
     private static func validate(id: String, kind: String) throws(RecordRefError) {

@@ -20,8 +20,9 @@ extension UTF8Text {
         text.utf8.withContiguousStorageIfAvailable(isASCII) ?? !text.utf8.contains(where: { $0 >= 0x80 })
     }
 
+    /// True when every byte is ASCII, eight bytes at a time.
     @inline(__always)
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let raw = UnsafeRawPointer(base)
         var index = 0

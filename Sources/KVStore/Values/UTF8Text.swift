@@ -4,13 +4,19 @@ enum UTF8Text {
     /// for keys and most text) skips the general validator.
     @inline(__always)
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var ascii = true
-        for byte in bytes where byte >= 0x80 {
-            ascii = false
-            break
+        isASCII(bytes) ? ascii(bytes) : String(validating: bytes, as: UTF8.self)
+    }
+
+    /// The string of bytes that are all ASCII (the caller checked). Up to 15 bytes it is a small
+    /// string, which the standard library makes from ASCII without validating it again.
+    @inline(__always)
+    static func ascii(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.count <= 15 else { return String(decoding: bytes, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            guard let target = buffer.baseAddress, let source = bytes.baseAddress else { return 0 }
+            target.initialize(from: source, count: bytes.count)
+            return bytes.count
         }
-        if ascii { return String(decoding: bytes, as: UTF8.self) }
-        return String(validating: bytes, as: UTF8.self)
     }
 
     /// Orders strings by their UTF-8 bytes (the order of keys in an encoded dictionary).

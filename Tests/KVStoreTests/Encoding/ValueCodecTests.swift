@@ -129,6 +129,11 @@ enum ValueSamples {
         ([1, 0x08, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F], "truncated array: length 9223372036854775807 exceeds the 0 bytes left at offset 2"),
         ([1, 0x08, 2, 0x00], "truncated array: length 2 exceeds the 1 bytes left at offset 2"),
         ([1, 0x08, 2, 0x00, 0x05], "truncated string at offset 5"),
+        // Arrays of scalars take a fast path, nested ones the stack: the same errors either way.
+        ([1, 0x08, 2, 0x05, 0x01, 0xFF, 0x00], "invalid UTF-8 in string at offset 4"),
+        ([1, 0x08, 2, 0x00, 0x3F], "unknown value tag 0x3f at offset 4"),
+        ([1, 0x08, 2, 0x08, 0x01, 0x00, 0x0A, 0x01, 0x61], "invalid reference: a record reference is KIND/ID, with a '/' at offset 7"),
+        ([1, 0x08, 1, 0x00, 0x00], "1 trailing bytes after the value at offset 4"),
         ([1, 0x0A, 3, 0x61, 0x62, 0x63], "invalid reference: a record reference is KIND/ID, with a '/' at offset 2"),
         ([1, 0x0A, 2, 0x61, 0x2F], "invalid reference: the id is empty at offset 2"),
     ] as [([UInt8], String)])
