@@ -65,28 +65,12 @@ enum IndexEntryLayout {
         return value
     }
 
-    /// What the entry `key` → `value` says; nil when it is malformed.
+    /// What the entry `key` → `value` says; nil when it is malformed (see ``View``).
     static func decode(key: some Collection<UInt8>, value: some Collection<UInt8>, prefixLength: Int) -> Stored? {
-        let value = Array(value), key = Array(key)
-        guard value.count >= 2 else { return nil }
-        let flags = IndexEntryFlags(rawValue: value[0]), tupleLength = Int(value[1])
-        guard flags.isSubset(of: .all), tupleLength <= IndexKeyEncoding.maximumTupleLength,
-              prefixLength + tupleLength <= key.count else { return nil }
-        guard flags.contains(.idList) else {
-            guard value.count == 2, let id = String(validating: key[(prefixLength + tupleLength)...], as: UTF8.self) else { return nil }
-            return Stored(tupleLength: tupleLength, flags: flags, items: [Item(id: id, isElement: flags.contains(.element))])
+        let (key, value) = (Array(key), Array(value))
+        return key.withUnsafeBytes { key in
+            value.withUnsafeBytes { value in View(key: key, value: value, prefixLength: prefixLength)?.stored }
         }
-        var items: [Item] = []
-        var offset = 2
-        while offset < value.count {
-            guard offset + 3 <= value.count, value[offset] <= 1 else { return nil }
-            let length = Int(value[offset + 1]) | Int(value[offset + 2]) << 8
-            guard offset + 3 + length <= value.count,
-                  let id = String(validating: value[(offset + 3) ..< (offset + 3 + length)], as: UTF8.self) else { return nil }
-            items.append(Item(id: id, isElement: value[offset] == 1))
-            offset += 3 + length
-        }
-        return items.isEmpty ? nil : Stored(tupleLength: tupleLength, flags: flags, items: items)
     }
 }
 

@@ -41,12 +41,21 @@ extension ReadTransaction {
         of built: BuiltIndex, in range: IndexKeyRange = .all,
         _ body: (_ key: UnsafeRawBufferPointer, _ stored: IndexEntryLayout.Stored?) throws -> Bool
     ) throws {
+        try forEachIndexEntryView(of: built, in: range) { key, view in try body(key, view?.stored) }
+    }
+
+    /// ``forEachIndexEntry(of:in:_:)`` with each entry read in place (``IndexEntryLayout/View``),
+    /// nil when it does not decode: what a query's index scan reads.
+    func forEachIndexEntryView(
+        of built: BuiltIndex, in range: IndexKeyRange,
+        _ body: (_ key: UnsafeRawBufferPointer, _ view: IndexEntryLayout.View?) throws -> Bool
+    ) throws {
         guard let db = databases.indexes else { return }
         let (lower, upper) = range.keys(withPrefix: built.prefix)
         try transaction.scan(db, from: lower, to: upper) { key, value in
             // The index's number alone is its statistics' key, not an entry's.
             guard key.count > built.prefix.count else { return true }
-            return try body(key, IndexEntryLayout.decode(key: key, value: value, prefixLength: built.prefix.count))
+            return try body(key, IndexEntryLayout.View(key: key, value: value, prefixLength: built.prefix.count))
         }
     }
 

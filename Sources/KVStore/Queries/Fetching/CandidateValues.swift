@@ -41,7 +41,8 @@ final class CurrentCandidate {
     /// The candidate's reference, made on first use (most candidates of a scan never need one).
     var ref: RecordRef {
         if let madeRef { return madeRef }
-        let ref = RecordRef(storedKind: kind, id: String(decoding: id, as: UTF8.self))
+        let text = id.bindMemoryAssumingUInt8()  // checked when stored, or when its index entry was read
+        let ref = RecordRef(storedKind: kind, id: UTF8Text.string(text) ?? String(decoding: text, as: UTF8.self))
         madeRef = ref
         return ref
     }

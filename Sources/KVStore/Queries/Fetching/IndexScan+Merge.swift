@@ -18,7 +18,7 @@ extension IndexScan {
     /// Calls `body` with the ids of the ranges' entries, merged in the order of each tuple after its
     /// range's offset in `offsets` (descending when ``reverse``), until it returns false.
     /// - Returns: whether `body` never stopped.
-    func forEachMergedID(in transaction: ReadTransaction, offsets: [Int], _ body: (String) throws -> Bool) throws -> Bool {
+    func forEachMergedID(in transaction: ReadTransaction, offsets: [Int], _ body: (UnsafeRawBufferPointer) throws -> Bool) throws -> Bool {
         guard let db = transaction.databases.indexes else { return true }
         var cursors: [Cursor] = []
         func withCursors(_ remaining: Int, _ work: ([Cursor]) throws -> Bool) throws -> Bool {
@@ -48,7 +48,7 @@ extension IndexScan {
                     }
                 }
                 guard let best, let head = streams[best].head else { return true }
-                for id in head.ids where try !body(id) { return false }
+                for var id in head.ids where try !id.withUTF8({ try body(UnsafeRawBufferPointer($0)) }) { return false }
                 try advance(&streams[best], first: false, transaction)
             }
         }

@@ -15,6 +15,9 @@ extension IndexScan {
         /// How many of the sort keys, from the first, the candidates of one range come ordered by
         /// (ties by id); nil when the unknown bucket, which comes last, is not empty.
         var orderedKeys: Int?
+        /// No entry comes from an array's element, as the index's statistics tell
+        /// (``IndexScan/recordsHaveOneEntry``).
+        var recordsHaveOneEntry = false
     }
 
     /// What the index allows, in a constant number of lookups: its unknown bucket (one cursor
@@ -41,12 +44,12 @@ extension IndexScan {
             return try surveyByReading(in: transaction, sortOffset: sortKeys.isEmpty ? nil : sortOffset, wantsExact: wantsExact)
         }
         let exact = counts.inexact == 0 && ranges.allSatisfy { $0.recheckPrefix == nil && !($0.recheckElements && counts.element > 0) }
-        guard counts.inexact == 0, counts.element == 0 else { return Survey(exact: exact, orderedKeys: 0) }
+        guard counts.inexact == 0, counts.element == 0 else { return Survey(exact: exact, orderedKeys: 0, recordsHaveOneEntry: counts.element == 0) }
         let ordered = sortKeys.prefix { key in
             let slot = counts.slot(key.position)
             return counts.unordered[slot] == 0 && stringsOrderAsKept(by: key.strings, reformed: counts.reformed[slot] > 0)
         }
-        return Survey(exact: exact, orderedKeys: ordered.count)
+        return Survey(exact: exact, orderedKeys: ordered.count, recordsHaveOneEntry: true)
     }
 
     /// Whether a sort comparing strings as `strings` orders them as the index keeps them:

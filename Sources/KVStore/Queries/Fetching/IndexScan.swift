@@ -18,14 +18,18 @@ struct IndexScan: CandidateSource, Hashable {
     /// an `IN` list's ranges come in the order of the sort key after it
     /// (``forEachMergedID(in:offsets:_:)``).
     var mergeOffsets: [Int]?
+    /// Whether each record has one entry in the index (none comes from an array's element: the
+    /// survey found ``IndexStatistics/element`` 0), so that one range gives each record once
+    /// without the scan remembering the ids it gave.
+    var recordsHaveOneEntry = false
 
     func forEachCandidate(in transaction: ReadTransaction, _ body: (Candidate) throws -> Bool) throws {
-        var seen = Set<String>()
+        // The unknown bucket's records have no other entry.
+        var seen: Set<String>? = recordsHaveOneEntry && ranges.count <= 1 ? nil : []
         var goOn = true
-        func give(_ id: String) throws -> Bool {
-            guard seen.insert(id).inserted else { return true }
-            var bytes = Array(id.utf8)
-            goOn = try bytes.withUnsafeMutableBytes { try body(Candidate(id: UnsafeRawBufferPointer($0), bytes: nil)) }
+        func give(_ id: UnsafeRawBufferPointer) throws -> Bool {
+            if seen != nil, !seen!.insert(String(decoding: id, as: UTF8.self)).inserted { return true }
+            goOn = try body(Candidate(id: id, bytes: nil))
             return goOn
         }
         if let mergeOffsets {
@@ -48,23 +52,20 @@ struct IndexScan: CandidateSource, Hashable {
         StoreError(.corrupt, "an entry of index \(built.qualifiedName) does not decode", path: transaction.store.path)
     }
 
-    /// Calls `body` with the id of each record under an entry of `range`, whether that entry must
-    /// be re-checked, and the entry's tuple and flags, until it returns false.
+    /// Calls `body` with the id (its UTF-8 bytes, valid during the call) of each record under an
+    /// entry of `range`, whether that entry must be re-checked, and the entry's tuple and flags,
+    /// until it returns false.
     func forEachItem(
         in range: IndexKeyRange, _ transaction: ReadTransaction,
-        _ body: (String, Bool, (tuple: UnsafeRawBufferPointer, flags: IndexEntryFlags)) throws -> Bool
+        _ body: (UnsafeRawBufferPointer, Bool, (tuple: UnsafeRawBufferPointer, flags: IndexEntryFlags)) throws -> Bool
     ) throws {
-        let prefixLength = built.prefix.count
-        try transaction.forEachIndexEntry(of: built, in: range) { key, stored in
-            guard let stored else {
+        try transaction.forEachIndexEntryView(of: built, in: range) { _, view in
+            guard let view else {
                 throw undecodableEntry(in: transaction)
             }
-            let tuple = UnsafeRawBufferPointer(rebasing: key[prefixLength ..< prefixLength + stored.tupleLength])
-            let recheck = range.needsRecheck(tuple, flags: stored.flags)
-            for item in stored.items {
-                guard try body(item.id, recheck, (tuple, stored.flags)) else { return false }
-            }
-            return true
+            let (tuple, flags) = (view.tuple, view.flags)
+            let recheck = range.needsRecheck(tuple, flags: flags)
+            return try view.forEachID { id, _ in try body(id, recheck, (tuple, flags)) }
         }
     }
 }

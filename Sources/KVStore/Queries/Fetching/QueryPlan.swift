@@ -79,12 +79,14 @@ enum QueryPlanner {
         let orderable = choice.orderableSortKeys(of: query)
         let wholeOrder = choice.givesWholeOrder(sortKeys: orderable, of: query)
         var order = QueryPlan.Order.unordered
+        var scan = choice.scan
         if !answerable.isEmpty || orderable > 0 || wholeOrder {
             let sortKeys = query.sort.prefix(orderable).enumerated().map {
                 IndexScan.SortKey(position: choice.equalityCount + $0.offset, strings: $0.element.strings)
             }
             let survey = try choice.scan.survey(in: transaction, sortKeys: sortKeys, sortOffset: choice.sortOffset, wantsExact: !answerable.isEmpty)
             if survey.exact { residual = Self.residual(of: query.predicate, without: answerable) }
+            scan.recordsHaveOneEntry = survey.recordsHaveOneEntry
             if let ordered = survey.orderedKeys {
                 if wholeOrder && ordered == orderable {
                     order = .sorted(query.sort)
@@ -93,7 +95,6 @@ enum QueryPlanner {
                 }
             }
         }
-        var scan = choice.scan
         scan.reverse = order != .unordered && query.sort.first?.ascending == false
         if order != .unordered, scan.ranges.count > 1 { scan.mergeOffsets = choice.rangeOffsets }
         return QueryPlan(access: .index(scan), residual: residual, order: order)
