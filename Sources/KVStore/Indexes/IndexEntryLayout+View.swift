@@ -10,6 +10,8 @@ extension IndexEntryLayout {
         /// The tuple's length in the key.
         let tupleLength: Int
         let flags: IndexEntryFlags
+        /// How many records the entry holds.
+        private(set) var count = 1
 
         /// The entry `key` → `value`; nil when it is malformed: a value shorter than its two
         /// header bytes, unknown flags, a tuple longer than ``IndexKeyEncoding/maximumTupleLength``
@@ -28,6 +30,7 @@ extension IndexEntryLayout {
                     items += 1
                     return UTF8Text.isValid(id.bindMemoryAssumingUInt8())
                 }), items > 0 else { return nil }
+                count = items
             } else {
                 guard value.count == 2, UTF8Text.isValid(shortID.bindMemoryAssumingUInt8()) else { return nil }
             }

@@ -115,6 +115,19 @@ struct IndexScanCandidateTests {
         #expect(tags.recordsHaveOneEntry)
     }
 
+    @Test("every offset, inside a tie or past the end, in both directions, gives the scan's page")
+    func everyOffset() throws {
+        let t = try Self.tiedStore([indexOn("feed", "published"), indexOn("published")])
+        for offset in 0 ... 14 {
+            for sort in ["published:desc", "published"] {
+                for (text, limit) in [("feed == 0", 3), ("feed == 0", nil), ("published >= 1", 2), ("published BETWEEN {2, 4}", nil)] as [(String, Int?)] {
+                    let plan = try Self.sameAsScan(t, text, sort: sort, limit: limit, offset: offset)
+                    #expect(plan.residual == nil && plan.order != .unordered, "\(text)")
+                }
+            }
+        }
+    }
+
     @Test("deleted records leave the scan")
     func deletions() throws {
         let t = try Self.tiedStore([indexOn("feed", "published")])

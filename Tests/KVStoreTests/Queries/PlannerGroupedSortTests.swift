@@ -28,19 +28,8 @@ struct PlannerGroupedSortTests {
                     sourceLocation: SourceLocation = #_sourceLocation) throws -> (order: QueryPlan.Order, candidates: Int) {
         let query = RecordQuery(kind: "item", where: try KeyPathPredicate(predicate), sortedBy: try sort.map(KeyPathSort.init(parsing:)),
                                 limit: limit, offset: offset)
-        var plain = query
-        plain.kind = "plain"
-        return try t.store.read { txn in
-            let statistics = QueryStatistics()
-            var got: [String] = []
-            try txn.forEachRecord(matching: query, keys: nil, statistics: statistics) { record in
-                got.append(record.ref.id)
-                return true
-            }
-            #expect(got == (try txn.fetch(plain).map(\.ref.id)), "\(predicate) \(sort)", sourceLocation: sourceLocation)
-            #expect(try txn.count(matching: query) == txn.count(matching: plain), sourceLocation: sourceLocation)
-            return (try QueryPlanner.plan(for: query, in: txn).order, statistics.candidates)
-        }
+        let run = try t.runAgainstPlain(query, sourceLocation: sourceLocation)
+        return (run.plan.order, run.statistics.candidates)
     }
 
     @Test func theSecondKeyIsSortedWithinRunsOfTheFirst() throws {

@@ -5,22 +5,34 @@ extension IndexScan {
     /// records of one tuple in ascending id order (a descending sort's ties), until it returns
     /// false. Returns whether `body` never stopped. An id is given as its UTF-8 bytes, valid
     /// during the call (copied from the entry: `body` may write).
+    ///
+    /// First, up to `limit` records are passed over whole tuples at a time, reading their entries
+    /// in place and nothing else (`body` is not called, so nothing writes and the entries stay
+    /// where they are); `passed` is told how many, before `body` is first called.
     func forEachIDBackward(
-        in range: IndexKeyRange, _ transaction: ReadTransaction, _ body: (UnsafeRawBufferPointer) throws -> Bool
+        in range: IndexKeyRange, _ transaction: ReadTransaction, passingOver limit: Int = 0, _ passed: (Int) -> Void = { _ in },
+        _ body: (UnsafeRawBufferPointer) throws -> Bool
     ) throws -> Bool {
         guard let db = transaction.databases.indexes else { return true }
         let (lower, upper) = range.keys(withPrefix: built.prefix)
         let prefixLength = built.prefix.count
         // The tuple's ids so far, and the entry starting the next tuple: copied before `body` runs.
         var (group, next) = (TupleIDs(), TupleIDs())
-        let finished: Bool = try transaction.transaction.withCursor(on: db) { cursor in
-            var entry = try upper.map { try cursor.seek(atOrAfter: $0) == nil ? cursor.last() : cursor.previous() } ?? cursor.last()
-            // (The index's statistics, keyed by its number alone, end the walk: no range holds them.)
-            while let (key, value) = entry, !key.lexicographicallyPrecedes(lower), key.count > prefixLength {
+        let finished: Bool = try lower.withUnsafeBytes { lower in try transaction.transaction.withCursor(on: db) { cursor in
+            func entryInRange(_ entry: Cursor.Entry?) throws -> IndexEntryLayout.View? {
+                // (The index's statistics, keyed by its number alone, end the walk: no range holds them.)
+                guard let (key, value) = entry, RecordCodec.compare(key, lower) >= 0, key.count > prefixLength else { return nil }
                 guard let view = IndexEntryLayout.View(key: key, value: value, prefixLength: prefixLength) else {
                     throw undecodableEntry(in: transaction)
                 }
-                if !group.isEmpty && group.tuple.elementsEqual(view.tuple) {
+                return view
+            }
+            var entry = try upper.map { try cursor.seek(atOrAfter: $0) == nil ? cursor.last() : cursor.previous() } ?? cursor.last()
+            if limit > 0 {
+                entry = try passOver(limit, from: entry, cursor, entryInRange, passed)
+            }
+            while let view = try entryInRange(entry) {
+                if !group.isEmpty && group.tuple.withUnsafeBytes({ RecordCodec.compare($0, view.tuple) == 0 }) {
                     group.add(view)
                 } else {
                     next.start(view)
@@ -30,8 +42,40 @@ extension IndexScan {
                 entry = try cursor.previous()
             }
             return true
-        }
+        } }
         return try finished && group.give(body)
+    }
+
+    /// Walks backward from `entry` over whole tuples while their records fit in `limit`; tells
+    /// `passed` how many it passed over, and returns the entry to go on from: the last (highest)
+    /// entry of the first tuple that did not fit, or nil past the range.
+    private func passOver(
+        _ limit: Int, from entry: Cursor.Entry?, _ cursor: Cursor,
+        _ entryInRange: (Cursor.Entry?) throws -> IndexEntryLayout.View?, _ passed: (Int) -> Void
+    ) throws -> Cursor.Entry? {
+        var (entry, skipped) = (entry, 0)
+        // The tuple being counted: its first entry met, and its records so far.
+        var current: (entry: Cursor.Entry, tuple: UnsafeRawBufferPointer, count: Int)?
+        while let view = try entryInRange(entry), let found = entry {
+            if let counted = current, RecordCodec.compare(counted.tuple, view.tuple) == 0 {
+                current?.count += view.count
+            } else {
+                if let counted = current {
+                    guard skipped + counted.count <= limit else { break }
+                    skipped += counted.count
+                }
+                current = (found, view.tuple, view.count)
+            }
+            entry = try cursor.previous()
+        }
+        defer { passed(skipped) }
+        guard let counted = current else { return nil }
+        if try entryInRange(entry) == nil, skipped + counted.count <= limit {
+            skipped += counted.count
+            return nil
+        }
+        // Back to the highest entry of the tuple that did not fit.
+        return try cursor.seek(atOrAfter: Array(counted.entry.key))
     }
 }
 

@@ -22,13 +22,23 @@ struct IndexScan: CandidateSource, Hashable {
     /// survey found ``IndexStatistics/element`` 0), so that one range gives each record once
     /// without the scan remembering the ids it gave.
     var recordsHaveOneEntry = false
+    /// How many candidates to pass over before giving any: an exact plan's offset (every
+    /// candidate is a result). Where each record is given once without remembering it, they are
+    /// passed over on the entries alone — whole entries, whole tuples read backward — without an
+    /// id handed to the executor.
+    var passOver = 0
 
     func forEachCandidate(in transaction: ReadTransaction, _ body: (Candidate) throws -> Bool) throws {
         // The unknown bucket's records have no other entry.
-        var seen: Set<String>? = recordsHaveOneEntry && ranges.count <= 1 ? nil : []
-        var goOn = true
+        let givesOnce = recordsHaveOneEntry && ranges.count <= 1
+        var seen: Set<String>? = givesOnce ? nil : []
+        var (goOn, toSkip) = (true, passOver)
         func give(_ id: UnsafeRawBufferPointer) throws -> Bool {
             if seen != nil, !seen!.insert(String(decoding: id, as: UTF8.self)).inserted { return true }
+            if toSkip > 0 {
+                toSkip -= 1
+                return true
+            }
             goOn = try body(Candidate(id: id, bytes: nil))
             return goOn
         }
@@ -37,9 +47,16 @@ struct IndexScan: CandidateSource, Hashable {
         }
         for range in (mergeOffsets == nil ? ranges : []) + [.unknownBucket] {
             if reverse && range != .unknownBucket {
-                _ = try forEachIDBackward(in: range, transaction, give)
+                _ = try forEachIDBackward(in: range, transaction, passingOver: givesOnce ? toSkip : 0, { toSkip -= $0 }, give)
             } else {
-                try forEachItem(in: range, transaction) { id, _, _ in try give(id) }
+                try transaction.forEachIndexEntryView(of: built, in: range) { _, view in
+                    guard let view else { throw undecodableEntry(in: transaction) }
+                    if givesOnce, toSkip >= view.count {
+                        toSkip -= view.count
+                        return true
+                    }
+                    return try view.forEachID { id, _ in try give(id) }
+                }
             }
             if !goOn { return }
         }

@@ -63,9 +63,21 @@ struct QueryExecutor {
         let filter = residualFilter(current)
         var skip = query.offset
         var remaining = query.limit ?? .max
+        var source = self.source
+        if filter == nil, case .index(var scan) = plan.access {
+            // Every candidate is a result: the index passes over the offset on its entries.
+            (scan.passOver, skip) = (skip, 0)
+            source = scan
+        }
         try source.forEachCandidate(in: transaction) { candidate in
             statistics.candidates += 1
-            return try transaction.withCandidate(candidate, as: current, loading: loading || filter != nil) {
+            // Every candidate is a result: the offset is skipped on the candidates alone, no
+            // record looked up (what an index did not pass over).
+            if filter == nil, skip > 0 {
+                skip -= 1
+                return true
+            }
+            return try transaction.withCandidate(candidate, as: current, loading: loading || filter != nil, counting: statistics) {
                 if let filter, try !filter.holds() { return true }
                 if skip > 0 {
                     skip -= 1
@@ -87,7 +99,7 @@ struct QueryExecutor {
         var kept = BoundedHeap<SortEntry>(capacity: query.neededCount ?? .max, precedes: order.precedes)
         try source.forEachCandidate(in: transaction) { candidate in
             statistics.candidates += 1
-            return try transaction.withCandidate(candidate, as: current, loading: true) {
+            return try transaction.withCandidate(candidate, as: current, loading: true, counting: statistics) {
                 if let filter, try !filter.holds() { return true }
                 kept.insert(SortEntry(ref: current.ref, values: try order.sortValues(values)))
                 return true
@@ -99,6 +111,7 @@ struct QueryExecutor {
     /// Gives the kept matches after the offset, in order, each record looked up again.
     func give(_ kept: [SortEntry], _ current: CurrentCandidate, _ body: (CurrentCandidate) throws -> Bool) throws {
         for entry in kept.dropFirst(query.offset) {
+            statistics.recordsLookedUp += 1
             let goOn = try transaction.withRecordBytes(entry.ref) { bytes in
                 current.set(entry.ref, bytes: try transaction.existing(bytes, entry.ref))
                 return try body(current)
@@ -153,11 +166,12 @@ extension ReadTransaction {
     /// Makes `candidate` the current one and runs `body`; when `loading` and the access path did
     /// not hand its encoding over, looks the record up first.
     func withCandidate<T>(
-        _ candidate: Candidate, as current: CurrentCandidate, loading: Bool, _ body: () throws -> T
+        _ candidate: Candidate, as current: CurrentCandidate, loading: Bool, counting statistics: QueryStatistics? = nil, _ body: () throws -> T
     ) throws -> T {
         let none = UnsafeRawBufferPointer(start: nil, count: 0)
         current.set(id: candidate.id, bytes: candidate.bytes ?? none)
         guard candidate.bytes == nil, loading else { return try body() }
+        statistics?.recordsLookedUp += 1
         let ref = current.ref
         return try withRecordBytes(ref) { bytes in
             current.set(ref, bytes: try existing(bytes, ref))

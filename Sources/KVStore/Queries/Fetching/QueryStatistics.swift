@@ -7,6 +7,8 @@ final class QueryStatistics {
     var evaluated = 0
     /// Keys read from candidates' encodings (by the predicate, the sort and key paths).
     var keysRead = 0
+    /// Records looked up by id (the candidates of an index, the ordered results).
+    var recordsLookedUp = 0
     /// Results decoded whole.
     var recordsDecoded = 0
     /// Keys decoded for projections (``ReadTransaction/fetch(_:keys:)`` with keys).
