@@ -71,6 +71,21 @@ enum IndexDirectory {
         return value
     }
 
+    /// The index the directory entry `key` → `value` of `declared` (an index of `kind`; `key` is
+    /// its directory key) describes: when the entry holds `declared`'s key paths and unique flag,
+    /// `declared` itself under the entry's number, read without parsing the key paths again (what
+    /// ``decode(key:value:)`` makes of such an entry); else what that decode makes of it.
+    static func decode(key: [UInt8], value: UnsafeRawBufferPointer, declared: KindIndex, kind: String) -> BuiltIndex? {
+        let expected = Self.value(number: 0, index: declared)
+        guard value.count == expected.count, value[4] & ~countedFlag == expected[4] & ~countedFlag,
+              value[5...].elementsEqual(expected[5...]), (try? RecordRef.validate(kind: kind)) != nil else {
+            return decode(key: key, value: value)
+        }
+        let number = value[..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        guard number > 0 else { return nil }
+        return BuiltIndex(kind: kind, index: declared, number: number, countsIrregularEntries: value[4] & countedFlag != 0)
+    }
+
     /// The index a directory entry describes; nil when the entry is malformed.
     static func decode(key: some Collection<UInt8>, value: some Collection<UInt8>) -> BuiltIndex? {
         let key = Array(key), value = Array(value)

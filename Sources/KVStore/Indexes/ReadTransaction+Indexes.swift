@@ -11,8 +11,9 @@ extension ReadTransaction {
     /// another declaration under its name).
     func builtIndex(_ index: KindIndex, ofKind kind: String) throws -> BuiltIndex? {
         guard let db = databases.indexes else { return nil }
-        let built = try transaction.withValue(forKey: IndexDirectory.key(kind: kind, index: index), in: db) { value in
-            value.map { IndexDirectory.decode(key: IndexDirectory.key(kind: kind, index: index), value: $0) } ?? nil
+        let key = IndexDirectory.key(kind: kind, index: index)
+        let built = try transaction.withValue(forKey: key, in: db) { value in
+            value.map { IndexDirectory.decode(key: key, value: $0, declared: index, kind: kind) } ?? nil
         }
         guard let built, built.index.keyPaths == index.keyPaths else { return nil }
         return built
