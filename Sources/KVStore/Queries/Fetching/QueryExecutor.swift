@@ -26,11 +26,11 @@ struct QueryExecutor {
     }
 
     /// The number of results, offset and limit applied: the access path's count when every
-    /// candidate matches and it knows it, else the matches counted in any order (up to the limit),
+    /// candidate matches and it knows it (or the store counts them: ``QueryPlan/countedPrefix``), else the matches counted in any order (up to the limit),
     /// reading records only to filter them.
     func count() throws -> Int {
         if query.limit == 0 { return 0 }
-        if plan.residual == nil, let total = try source.knownCount(in: transaction) {
+        if plan.residual == nil, let total = try source.knownCount(in: transaction) ?? plan.knownCount(in: transaction) {
             let afterOffset = max(0, total - query.offset)
             return query.limit.map { min($0, afterOffset) } ?? afterOffset
         }
