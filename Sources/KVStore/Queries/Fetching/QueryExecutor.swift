@@ -109,7 +109,7 @@ struct QueryExecutor {
     }
 
     func residualFilter(_ current: CurrentCandidate) -> ResidualFilter? {
-        plan.residual.map { ResidualFilter($0, variables: query.variables, values: values(current)) }
+        plan.residual.map { ResidualFilter($0.bindingScalarVariables(query.variables), variables: query.variables, values: values(current)) }
     }
 }
 
