@@ -18,7 +18,7 @@ import TestSupport
             switch self {
             case .garbage: "not a kvstore store (data.mdb is not an LMDB file)"
             case .truncated: "data.mdb is truncated"
-            case .newerFormat: "the store has format 4, newer than this kvstore reads (3)"
+            case .newerFormat: "the store has format 5, newer than this kvstore reads (4)"
             case .foreignLMDB, .emptyEnvironment: "not a kvstore store (an LMDB environment without kvstore metadata)"
             case .emptyDataFile: "not a kvstore store (data.mdb is empty)"
             }
@@ -53,7 +53,7 @@ import TestSupport
                 let environment = try Environment.open(path: path)
                 try environment.write { txn in
                     let meta = try txn.openDatabase("meta", create: false)
-                    try txn.put(Array("format".utf8), withUnsafeBytes(of: UInt32(4).littleEndian, Array.init), in: meta)
+                    try txn.put(Array("format".utf8), withUnsafeBytes(of: UInt32(5).littleEndian, Array.init), in: meta)
                 }
             case .foreignLMDB:
                 try manager.createDirectory(atPath: path, withIntermediateDirectories: false)

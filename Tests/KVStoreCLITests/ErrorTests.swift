@@ -76,7 +76,7 @@ import TestSupport
         try dir.succeed("set", store, "person/ada", "age", "36")
         if errorCase.arguments.contains("NEWER") {
             try dir.succeed("set", dir.path("NEWER"), "person/ada", "name", #""Ada""#)
-            try dir.setFormatVersion(4, of: dir.path("NEWER"))
+            try dir.setFormatVersion(5, of: dir.path("NEWER"))
         }
         try FileManager.default.createDirectory(atPath: dir.path("EMPTYDIR"), withIntermediateDirectories: false)
         try FileManager.default.createDirectory(atPath: dir.path("OTHERDIR"), withIntermediateDirectories: false)

@@ -9,15 +9,20 @@ struct BuiltIndex: Hashable, Sendable {
     /// Whether the store keeps the counts of its irregular entries (``IndexStatistics``): every
     /// index built since they exist. One built before is surveyed by reading its entries.
     var countsIrregularEntries = true
+    /// Whether the store keeps the number of records under each of its leading prefixes
+    /// (``IndexPrefixCounts``): every index built since they exist. `count` counts the entries
+    /// of one built before.
+    var countsPrefixes = true
     /// The first four bytes of each of its entries' keys: the number, big-endian (made once, not
     /// for each entry written).
     let prefix: [UInt8]
 
-    init(kind: String, index: KindIndex, number: UInt32, countsIrregularEntries: Bool = true) {
+    init(kind: String, index: KindIndex, number: UInt32, countsIrregularEntries: Bool = true, countsPrefixes: Bool = true) {
         self.kind = kind
         self.index = index
         self.number = number
         self.countsIrregularEntries = countsIrregularEntries
+        self.countsPrefixes = countsPrefixes
         prefix = IndexDirectory.prefix(number)
     }
 
@@ -33,7 +38,9 @@ struct BuiltIndex: Hashable, Sendable {
 /// - key `00 00 00 00`, the kind, `00`, `f` (folded) or `p` (plain), `00`, the index's name: the
 ///   index's number (`UInt32` big-endian), then a flags byte — `1` when it is unique, `2` when
 ///   the store counts its irregular entries (``IndexStatistics``; every index built since format
-///   3, ``StoreLayout/indexStatisticsFormatVersion``) —, then its key paths, each as a
+///   3, ``StoreLayout/indexStatisticsFormatVersion``), `4` when it counts the records under its
+///   leading prefixes (``IndexPrefixCounts``; every index built since format 4,
+///   ``StoreLayout/indexPrefixCountsFormatVersion``) —, then its key paths, each as a
 ///   `UInt16 LE` length and UTF-8 text.
 ///
 /// An index is known by its kind, its name and whether it is folded: `title` and `title` folded
@@ -57,11 +64,12 @@ enum IndexDirectory {
     }
 
     /// The flags byte's bits.
-    static let uniqueFlag: UInt8 = 1, countedFlag: UInt8 = 2
+    static let uniqueFlag: UInt8 = 1, countedFlag: UInt8 = 2, prefixesCountedFlag: UInt8 = 4
 
-    /// The directory value of `index`, built under `number` (its irregular entries counted).
+    /// The directory value of `index`, built under `number` (its irregular entries and its
+    /// prefixes counted).
     static func value(number: UInt32, index: KindIndex) -> [UInt8] {
-        var value = prefix(number) + [(index.isUnique ? uniqueFlag : 0) | countedFlag]
+        var value = prefix(number) + [(index.isUnique ? uniqueFlag : 0) | countedFlag | prefixesCountedFlag]
         for path in index.keyPaths {
             let text = Array(path.description.utf8)
             value.append(UInt8(text.count & 0xFF))
@@ -89,7 +97,7 @@ enum IndexDirectory {
     /// The index a directory entry describes; nil when the entry is malformed.
     static func decode(key: some Collection<UInt8>, value: some Collection<UInt8>) -> BuiltIndex? {
         let key = Array(key), value = Array(value)
-        guard key.count > counterKey.count, key.starts(with: counterKey), value.count >= 5, value[4] <= uniqueFlag | countedFlag,
+        guard key.count > counterKey.count, key.starts(with: counterKey), value.count >= 5, value[4] <= uniqueFlag | countedFlag | prefixesCountedFlag,
               let kindEnd = key[4...].firstIndex(of: 0), kindEnd + 2 < key.count, key[kindEnd + 2] == 0,
               key[kindEnd + 1] == UInt8(ascii: "f") || key[kindEnd + 1] == UInt8(ascii: "p") else { return nil }
         let kind = String(decoding: key[4 ..< kindEnd], as: UTF8.self)
@@ -104,9 +112,10 @@ enum IndexDirectory {
             offset += 2 + length
         }
         let number = value[..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        guard number > 0, (try? RecordRef.validate(kind: kind)) != nil,
+        guard number > 0, number < IndexPrefixCounts.areaNumber, (try? RecordRef.validate(kind: kind)) != nil,
               let index = try? KindIndex(paths, unique: value[4] & uniqueFlag != 0, folded: key[kindEnd + 1] == UInt8(ascii: "f")),
               Self.key(kind: kind, index: index).elementsEqual(key) else { return nil }
-        return BuiltIndex(kind: kind, index: index, number: number, countsIrregularEntries: value[4] & countedFlag != 0)
+        return BuiltIndex(kind: kind, index: index, number: number, countsIrregularEntries: value[4] & countedFlag != 0,
+                          countsPrefixes: value[4] & prefixesCountedFlag != 0)
     }
 }

@@ -42,6 +42,10 @@ struct IndexEntries: Equatable {
 
     /// The record's tuples, in byte order, each once.
     private(set) var tuples: [Tuple]
+    /// For a compound index, the distinct components of each key path but the last, in byte
+    /// order: the record's leading prefixes are their cross products (``IndexPrefixCounts``).
+    /// Empty for an index on one key path, and for the unknown bucket.
+    private(set) var leading: [[[UInt8]]] = []
 
     /// The most tuples a record gives a compound index before it goes to the unknown bucket.
     static let maximumCrossProduct = 256
@@ -75,6 +79,7 @@ struct IndexEntries: Equatable {
             }
             components.append(encoded)
         }
+        leading = components.dropLast().map { $0.map(\.bytes) }
         // Each path's components are sorted, distinct and none starts another: the products come
         // out sorted and distinct.
         var tuples = [Tuple(bytes: [], origin: Origin(isElement: false, checksUniqueness: true))]

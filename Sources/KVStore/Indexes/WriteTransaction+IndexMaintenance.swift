@@ -9,6 +9,9 @@ struct IndexWriteState {
     var buildProgress: ((Int) -> Void)?
     /// The changes of each index's statistics, by number, saved when the transaction finishes.
     var statistics: [UInt32: IndexStatistics] = [:]
+    /// The changes of each index's prefix counts (``IndexPrefixCounts``), by number then prefix,
+    /// saved when the transaction finishes.
+    var prefixCounts: [UInt32: [[UInt8]: Int]] = [:]
     /// Room to encode a new record's tuples in (``WriteTransaction/addEntries(of:in:top:)``).
     var tuple: [UInt8] = []
 }
@@ -44,7 +47,8 @@ extension WriteTransaction {
         // The declaration decides (a unique flag the directory lacks is enforced); an index not
         // built yet is not kept (its build will read the record).
         let built = try declared.compactMap { index in
-            try builtIndex(index, ofKind: kind).map { BuiltIndex(kind: kind, index: index, number: $0.number, countsIrregularEntries: $0.countsIrregularEntries) }
+            try builtIndex(index, ofKind: kind).map { BuiltIndex(kind: kind, index: index, number: $0.number, countsIrregularEntries: $0.countsIrregularEntries,
+                                       countsPrefixes: $0.countsPrefixes) }
         }
         indexState.resolved[kind] = (catalog, declared, built)
         return built

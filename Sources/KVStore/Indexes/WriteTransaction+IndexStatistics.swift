@@ -9,8 +9,10 @@ extension WriteTransaction {
         for (built, old, new) in changes.indexes { noteStatistics(of: built, removing: old, adding: new) }
     }
 
-    /// Notes a record's entries in `built` going from `old` to `new` (nil: none).
+    /// Notes a record's entries in `built` going from `old` to `new` (nil: none), and the change
+    /// of its prefix counts (``notePrefixCounts(of:removing:adding:)``).
     func noteStatistics(of built: BuiltIndex, removing old: IndexEntries?, adding new: IndexEntries?) {
+        notePrefixCounts(of: built, removing: old, adding: new)
         guard built.countsIrregularEntries else { return }
         let removed = old.flatMap { IndexStatistics(irregularEntriesOf: $0, in: built.index) }
         let added = new.flatMap { IndexStatistics(irregularEntriesOf: $0, in: built.index) }
@@ -23,6 +25,7 @@ extension WriteTransaction {
 
     /// Saves the noted changes: each index's counts, or no record when they are all 0.
     func saveIndexStatistics() throws {
+        try savePrefixCounts()
         guard !indexState.statistics.isEmpty, let db = databases.indexes else { return }
         for (number, change) in indexState.statistics where !change.isZero {
             let key = IndexStatistics.key(IndexDirectory.prefix(number))

@@ -40,7 +40,10 @@ extension WriteTransaction {
         let number = try (transaction.withValue(forKey: IndexDirectory.counterKey, in: writer.db) { value in
             value.flatMap { $0.count == 4 ? $0.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : nil } ?? 0
         }) + 1
-        try raiseFormat(to: StoreLayout.indexStatisticsFormatVersion)
+        guard number < IndexPrefixCounts.areaNumber else {
+            throw StoreError(.storage, "the store has given every index number there is: index \(kind).\(index.name) cannot be built", path: store.path)
+        }
+        try raiseFormat(to: StoreLayout.indexPrefixCountsFormatVersion)
         try transaction.put(IndexDirectory.counterKey, IndexDirectory.prefix(number), in: writer.db)
         try transaction.put(IndexDirectory.key(kind: kind, index: index), IndexDirectory.value(number: number, index: index), in: writer.db)
         let built = BuiltIndex(kind: kind, index: index, number: number)
@@ -76,6 +79,10 @@ extension WriteTransaction {
         guard let number else { return }
         try transaction.delete(key, in: writer.db)
         indexState.statistics[number] = nil
-        if number > 0 { try writer.removeAll(prefix: IndexDirectory.prefix(number)) }
+        indexState.prefixCounts[number] = nil
+        if number > 0 && number < IndexPrefixCounts.areaNumber {
+            try writer.removeAll(prefix: IndexDirectory.prefix(number))
+            try writer.removeAll(prefix: IndexPrefixCounts.prefix(of: number))
+        }
     }
 }

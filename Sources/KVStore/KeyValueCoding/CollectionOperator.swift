@@ -149,7 +149,8 @@ extension CollectionOperator {
 /// are accumulated in a `Double`, in order. A `Decimal` becomes a `Double` through its decimal text
 /// and `Double(_: String)`, which rounds correctly (`NSDecimalNumber.doubleValue` does not on every
 /// platform).
-private struct NumericTotal {
+/// A sum or average of numbers: ints exactly in `Decimal`, doubles in the values' order.
+struct NumericTotal {
     var ints = Decimal(0)
     var doubles = 0.0
     var hasDouble = false
@@ -180,6 +181,12 @@ private struct NumericTotal {
         guard count > 0 else { return nil }
         if hasDouble { return .double((Self.double(ints) + doubles) / Double(count)) }
         return .double(Self.double(ints / Decimal(count)))
+    }
+
+    /// The total of ints alone: `ints` over `count` values (nulls included).
+    init(intTotal: Decimal, count: Int) {
+        ints = intTotal
+        self.count = count
     }
 
     static func double(_ decimal: Decimal) -> Double {

@@ -47,6 +47,7 @@ struct PredicateComparator {
             // would stop `stra.e` matching `Straße`.
             return try StringMatching.matches(StringFolding.fold(string, options.subtracting(.caseInsensitive)), regularExpression)
         }
+        if op != .like, let matched = StringMatching.asciiMatch(op, string, pattern, options: options) { return matched }
         let (string, pattern) = (StringFolding.fold(string, options), StringFolding.fold(pattern, options))
         switch op {
         case .beginsWith: return StringMatching.beginsWith(string, pattern)

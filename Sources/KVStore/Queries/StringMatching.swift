@@ -13,23 +13,58 @@ enum StringMatching {
     private static let stepsPerReport = 10_000
 
     static func beginsWith(_ string: String, _ prefix: String) -> Bool {
-        string.utf8.starts(with: prefix.utf8)
+        match(.beginsWith, string, prefix, foldingASCIICase: false)
     }
 
     static func endsWith(_ string: String, _ suffix: String) -> Bool {
-        string.utf8.reversed().starts(with: suffix.utf8.reversed())
+        match(.endsWith, string, suffix, foldingASCIICase: false)
     }
 
     static func contains(_ string: String, _ part: String) -> Bool {
-        let haystack = Array(string.utf8)
-        let needle = Array(part.utf8)
-        guard needle.count <= haystack.count else { return false }
-        guard !needle.isEmpty else { return true }
-        for start in 0 ... haystack.count - needle.count
-        where haystack[start] == needle[0] && haystack[start ..< start + needle.count].elementsEqual(needle) {
-            return true
+        match(.contains, string, part, foldingASCIICase: false)
+    }
+
+    /// `BEGINSWITH`, `ENDSWITH` or `CONTAINS` with options `[c]`, `[d]` or `[cd]` (or none)
+    /// between two ASCII strings, without folding them into new strings: ASCII has no marks to
+    /// drop and is its own NFC, and folds its case by its letters alone. Nil when either string
+    /// is not ASCII (folding it may give ASCII: `ﬁ` → `fi`, the Kelvin sign → `k`).
+    static func asciiMatch(_ op: PredicateOperator, _ string: String, _ pattern: String, options: StringComparisonOptions) -> Bool? {
+        guard UTF8Text.isASCII(string), UTF8Text.isASCII(pattern) else { return nil }
+        return match(op, string, pattern, foldingASCIICase: options.contains(.caseInsensitive))
+    }
+
+    /// `op` (a prefix, a suffix or a substring) by UTF-8 bytes, ASCII letters alike in either
+    /// case when `foldingASCIICase`.
+    private static func match(_ op: PredicateOperator, _ string: String, _ pattern: String, foldingASCIICase: Bool) -> Bool {
+        var (string, pattern) = (string, pattern)
+        return string.withUTF8 { text in
+            pattern.withUTF8 { part in
+                guard part.count <= text.count else { return false }
+                @inline(__always) func same(_ start: Int) -> Bool {
+                    if foldingASCIICase {
+                        for j in 0 ..< part.count where lower(text[start + j]) != lower(part[j]) { return false }
+                    } else {
+                        for j in 0 ..< part.count where text[start + j] != part[j] { return false }
+                    }
+                    return true
+                }
+                switch op {
+                case .beginsWith: return same(0)
+                case .endsWith: return same(text.count - part.count)
+                default:
+                    guard let first = part.first.map({ foldingASCIICase ? lower($0) : $0 }) else { return true }
+                    for start in 0 ... text.count - part.count where (foldingASCIICase ? lower(text[start]) : text[start]) == first && same(start) {
+                        return true
+                    }
+                    return false
+                }
+            }
         }
-        return false
+    }
+
+    /// An ASCII upper-case letter's lower case; any other byte as it is.
+    @inline(__always) private static func lower(_ byte: UInt8) -> UInt8 {
+        byte &- 0x41 < 26 ? byte | 0x20 : byte
     }
 
     /// Whether the whole `string` matches `pattern`, where `*` matches any characters, `?` one

@@ -1,7 +1,7 @@
 import Foundation
 import LMDB
 
-/// How a store lays out its data in LMDB (format versions 1 to 3).
+/// How a store lays out its data in LMDB (format versions 1 to 4).
 ///
 /// Named databases:
 /// - `records`: key `kind 0x00 id` (UTF-8), value a ``RecordCodec`` encoding of the record's dictionary;
@@ -9,7 +9,8 @@ import LMDB
 /// - `meta`: UTF-8 string keys, every one of them in ``StoreLayout/MetaKey`` with its value;
 /// - `indexes`: the secondary indexes' entries, each key an index's 4-byte number, an encoded
 ///   tuple of values (``IndexKeyEncoding``) and a record id (``IndexEntryLayout``), after a directory of
-///   the indexes built under number 0 (``IndexDirectory``). Stores made before it get it when
+///   the indexes built under number 0 (``IndexDirectory``), and before the counts of their
+///   leading prefixes under number `FF FF FF FF` (``IndexPrefixCounts``). Stores made before it get it when
 ///   first opened for writing; a store opened read-only without it has no index built.
 enum StoreLayout {
     /// The format new stores are written in: 1.
@@ -25,8 +26,13 @@ enum StoreLayout {
     /// kvstore that does not keep the counts — whose writes would leave them wrong, and which
     /// reads such an index as not built, leaving its entries stale — refuses the store.
     static let indexStatisticsFormatVersion: UInt32 = 3
+    /// The format of a store with an index whose records are counted under each of its leading
+    /// prefixes (``IndexPrefixCounts``, flagged in ``IndexDirectory``): 4. Building an index
+    /// raises a store to it, so that a kvstore that does not keep the counts — whose writes would
+    /// leave them wrong — refuses the store.
+    static let indexPrefixCountsFormatVersion: UInt32 = 4
     /// The newest format this build reads.
-    static let newestFormatVersion: UInt32 = indexStatisticsFormatVersion
+    static let newestFormatVersion: UInt32 = indexPrefixCountsFormatVersion
 
     static let records = "records"
     static let journal = "journal"

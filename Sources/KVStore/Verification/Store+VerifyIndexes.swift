@@ -2,8 +2,9 @@ import LMDB
 
 /// What ``Store/verify(progress:)`` checks of the `indexes` database.
 extension Store {
-    /// Each built index's entries, and the counts of its irregular ones (``IndexStatistics``), are
-    /// exactly those its records give: an entry missing, one whose flags or ids disagree with the
+    /// Each built index's entries, the counts of its irregular ones (``IndexStatistics``) and of
+    /// the records under its leading prefixes (``IndexPrefixCounts``) are exactly those its
+    /// records give: an entry missing, one whose flags or ids disagree with the
     /// record (damaged), one no record gives (extra), one of no built index, counts that differ,
     /// and a directory entry that does not decode are findings; so are an index declared but not
     /// built, and one built but not declared. Reads each record's indexed keys
@@ -15,8 +16,9 @@ extension Store {
         let stored = try countEntries(txn, db, built: built, into: &report)
         for index in built {
             let before = report.findings.count + report.unlisted
-            let (expected, undecodableSeen, irregular) = try checkRecordEntries(of: index, txn, db, into: &report)
+            let (expected, undecodableSeen, irregular, prefixes) = try checkRecordEntries(of: index, txn, db, into: &report)
             try checkStatistics(of: index, irregular, txn, into: &report)
+            try checkPrefixCounts(of: index, prefixes, txn, db, into: &report)
             let undecodable = stored.undecodable[index.number, default: 0] - undecodableSeen
             if undecodable > 0 {
                 report.add("index \(index.qualifiedName) has \(undecodable) entr\(undecodable == 1 ? "y" : "ies") of no record that do\(undecodable == 1 ? "es" : "") not decode")
@@ -25,6 +27,7 @@ extension Store {
                 try findExtraEntries(of: index, txn, into: &report)
             }
         }
+        try checkPrefixCountAreas(built: built, txn, db, into: &report)
         let kinds = Set(try txn.kinds().map(\.kind)).union(built.map(\.kind)).union(try txn.kindCatalog().names)
         for kind in kinds.sorted(by: UTF8Text.precedes) {
             let declared: [KindIndex]
@@ -51,7 +54,9 @@ extension Store {
         var counts: [UInt32: Int] = [:], orphans: [UInt32: Int] = [:], undecodable: [UInt32: Int] = [:]
         try txn.transaction.scan(db) { key, value in
             let number = key.count >= 4 ? key.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : 0
-            if number == 0 {
+            if number == IndexPrefixCounts.areaNumber {
+                // Prefix counts: checked against each index's records.
+            } else if number == 0 {
                 if key.count > 4, IndexDirectory.decode(key: key, value: value) == nil {
                     report.add("an index directory entry does not decode: \(Array(key.prefix(80)))")
                 }
@@ -89,18 +94,21 @@ extension Store {
 
     /// Checks that each record of the index's kind has its entries.
     /// - Returns: how many record entries (ids under keys) the records give, how many of the keys
-    ///   they give hold a value that does not decode, and the counts of their irregular entries.
+    ///   they give hold a value that does not decode, the counts of their irregular entries, and
+    ///   the records under each leading prefix (``IndexPrefixCounts``).
     private func checkRecordEntries(
         of index: BuiltIndex, _ txn: ReadTransaction, _ db: Database, into report: inout VerificationReport
-    ) throws -> (expected: Int, undecodable: Int, irregular: IndexStatistics) {
+    ) throws -> (expected: Int, undecodable: Int, irregular: IndexStatistics, prefixes: [[UInt8]: Int]) {
         var expected = 0, undecodable = 0
         var irregular = IndexStatistics(keyPaths: index.index.keyPaths.count)
+        var prefixes: [[UInt8]: Int] = [:]
         try txn.transaction.scan(databases.records, prefix: StoreLayout.kindPrefix(index.kind)) { key, record in
             guard let ref = StoreLayout.ref(fromKey: key),
                   let entries = try? IndexEntries(index.index, top: { try RecordCodec.value(forKey: $0, in: record) }) else {
                 return true  // reported by the records' check
             }
             if let counts = IndexStatistics(irregularEntriesOf: entries, in: index.index) { irregular.add(counts) }
+            IndexPrefixCounts.forEachPrefix(of: entries) { prefixes[$0, default: 0] += 1 }
             for (tuple, entry) in WriteTransaction.stored(entries) {
                 expected += 1
                 let entryKey = IndexEntryLayout.key(prefix: index.prefix, tuple: tuple, id: ref.id)
@@ -122,7 +130,7 @@ extension Store {
             }
             return true
         }
-        return (expected, undecodable, irregular)
+        return (expected, undecodable, irregular, prefixes)
     }
 
     /// Reports the index's entries that no record gives.

@@ -63,6 +63,9 @@ import TestSupport
         #expect(expected.count == Self.indexes.count && expected.values.allSatisfy { !$0.isEmpty }, sourceLocation: sourceLocation)
         #expect(try Self.contents(replica) == expected, sourceLocation: sourceLocation)
         #expect(try replica.findings() == [], sourceLocation: sourceLocation)
+        // The prefix counts of the compound index too (each feed's records).
+        let area = try IndexPrefixCountTests.area(replica)
+        #expect(area == (try IndexPrefixCountTests.area(source.store)) && area["feed,n"]?.count == 4, "\(area)", sourceLocation: sourceLocation)
         // The counts of irregular entries too (elements of tags, a dictionary, "ÉCOLE" folded).
         let counts = try Self.statistics(replica)
         #expect(counts == (try Self.statistics(source.store)), sourceLocation: sourceLocation)

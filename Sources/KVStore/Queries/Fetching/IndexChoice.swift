@@ -126,6 +126,16 @@ struct IndexChoice {
         return (ranges, offsets, equalities, used, prefixes.count == 1 ? prefixes[0] : nil)
     }
 
+    /// The equalities' values encoded, when they are one each, bound fewer key paths than the
+    /// index has and nothing else: the prefix whose stored count (``IndexPrefixCounts``) is the
+    /// number of records in the one range, when the store counts it.
+    var countedPrefix: [UInt8]? {
+        guard let prefix, !hasRange, equalityCount < scan.built.index.keyPaths.count, scan.ranges.count == 1 else { return nil }
+        var bytes: [UInt8] = []
+        for value in prefix { IndexKeyEncoding.append(value, folded: scan.built.index.isFolded, to: &bytes) }
+        return scan.ranges[0].lower == bytes ? bytes : nil
+    }
+
     /// The length of `values` encoded as a tuple's start.
     private static func encodedLength(_ values: [Value], folded: Bool) -> Int {
         var bytes: [UInt8] = []

@@ -26,11 +26,12 @@ struct QueryExecutor {
     }
 
     /// The number of results, offset and limit applied: the access path's count when every
-    /// candidate matches and it knows it, else the matches counted in any order (up to the limit),
+    /// candidate matches and it knows it (or the store counts them: ``QueryPlan/countedPrefix``, or
+    /// the index's entries tell: ``countFromEntries()``), else the matches counted in any order (up to the limit),
     /// reading records only to filter them.
     func count() throws -> Int {
         if query.limit == 0 { return 0 }
-        if plan.residual == nil, let total = try source.knownCount(in: transaction) {
+        if plan.residual == nil, let total = try source.knownCount(in: transaction) ?? plan.knownCount(in: transaction) ?? countFromEntries() {
             let afterOffset = max(0, total - query.offset)
             return query.limit.map { min($0, afterOffset) } ?? afterOffset
         }
@@ -58,7 +59,7 @@ struct QueryExecutor {
 
     /// Results in the candidates' order: skips the offset, stops after the limit. `loading`: the
     /// results' encodings are needed (the filter loads them anyway).
-    private func stream(_ current: CurrentCandidate, loading: Bool, _ body: (CurrentCandidate) throws -> Bool) throws {
+    func stream(_ current: CurrentCandidate, loading: Bool, _ body: (CurrentCandidate) throws -> Bool) throws {
         let (transaction, statistics) = (self.transaction, self.statistics)
         let filter = residualFilter(current)
         var skip = query.offset
@@ -121,7 +122,7 @@ struct QueryExecutor {
     }
 
     func residualFilter(_ current: CurrentCandidate) -> ResidualFilter? {
-        plan.residual.map { ResidualFilter($0, variables: query.variables, values: values(current)) }
+        plan.residual.map { ResidualFilter($0.bindingScalarVariables(query.variables), variables: query.variables, values: values(current)) }
     }
 }
 

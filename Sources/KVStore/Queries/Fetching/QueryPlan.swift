@@ -36,6 +36,16 @@ struct QueryPlan: Hashable, CustomStringConvertible {
     /// The predicate each candidate must still satisfy; nil when every candidate is a result.
     var residual: KeyPathPredicate?
     var order: Order
+    /// For an index scan whose candidates are all results and whose one range is an equality on
+    /// a proper leading prefix of the index: that prefix, encoded — its stored count
+    /// (``IndexPrefixCounts``) is the number of results.
+    var countedPrefix: [UInt8]?
+
+    /// The number of results when the store counts them (``countedPrefix``); nil otherwise.
+    func knownCount(in transaction: ReadTransaction) throws -> Int? {
+        guard residual == nil, let countedPrefix, case .index(let scan) = access else { return nil }
+        return try transaction.prefixCount(of: scan.built, prefix: countedPrefix)
+    }
 
     /// One line, as `explain` prints it: `scan KIND`, `index KIND.NAME` (`index item.feed,published`),
     /// or for a union the indexes joined by ` | ` (`index item.feed | index item.tags`).
@@ -97,7 +107,9 @@ enum QueryPlanner {
         }
         scan.reverse = order != .unordered && query.sort.first?.ascending == false
         if order != .unordered, scan.ranges.count > 1 { scan.mergeOffsets = choice.rangeOffsets }
-        return QueryPlan(access: .index(scan), residual: residual, order: order)
+        var plan = QueryPlan(access: .index(scan), residual: residual, order: order)
+        if residual == nil { plan.countedPrefix = choice.countedPrefix }
+        return plan
     }
 }
 

@@ -48,6 +48,9 @@ extension ReadTransaction {
         case .count:
             return .int(Int64(try executor.count()))
         case .sum, .avg, .max, .min, .unionOfObjects, .distinctUnionOfObjects:
+            if path.components.count == 2, case .key(let key) = path.components[1], let total = try executor.intTotal(op, of: key) {
+                return total
+            }
             return try op.combine(try values(at: path.components.dropFirst(), of: executor, fullPath: path), keyPath: path.description)
         case .unionOfArrays, .distinctUnionOfArrays, .distinctUnionOfSets:
             var refs: [Value] = []

@@ -24,6 +24,8 @@ enum SortValueOrder {
 
     /// How two prepared values order, ascending.
     static func compare(_ a: Value?, _ b: Value?, strings: KeyPathSort.StringOrder) -> ComparisonResult {
+        // The commonest sort key, two ints (a timestamp), without ranking them.
+        if case .int(let x)? = a, case .int(let y)? = b { return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame }
         let (rankA, rankB) = (rank(a), rank(b))
         if rankA != rankB { return rankA < rankB ? .orderedAscending : .orderedDescending }
         guard let a, let b else { return .orderedSame }
