@@ -56,6 +56,8 @@ import TestSupport
                     #expect(try txn.count(matching: query) == txn.count(matching: plain), "\(text)")
                     let executor = try txn.executor(for: query, statistics: QueryStatistics())
                     if try limit == nil && offset == 0 && executor.intTotal(.sum, of: "s") != nil { streamed += 1 }
+                    // Exact on ints, one entry per record: straight from the entries.
+                    if text.hasPrefix("g ==") { #expect(try executor.forEachExactMatch { _ in true }, "\(text)") }
                 }
             }
         }

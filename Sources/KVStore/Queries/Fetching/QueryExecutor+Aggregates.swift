@@ -39,18 +39,19 @@ extension QueryExecutor {
     }
 
     /// `@sum` or `@avg` of the top-level key `key` over every match, streamed in the access path's
-    /// order (no ordering, no second lookup) and added in `Int64` — in `Decimal` past its range,
-    /// as the exact path adds ints. Nil, having changed nothing, when the order could change the
-    /// result or an error must be thrown as the ordered path throws it: an offset or a limit picks
-    /// the matches, or a value is not an int (a double, whose sum depends on the order).
+    /// order (no ordering, no second lookup; for an exact index plan, straight from its entries:
+    /// ``forEachExactMatch(_:)``) and added in `Int64` — in `Decimal` past its range, as the exact
+    /// path adds ints. Nil, having changed nothing, when the order could change the result or an
+    /// error must be thrown as the ordered path throws it: an offset or a limit picks the matches,
+    /// a value is not an int (a double, whose sum depends on the order), or reading one fails.
     func intTotal(_ op: CollectionOperator, of key: String) throws -> Value? {
         guard op == .sum || op == .avg, query.offset == 0, query.limit == nil else { return nil }
         var total: Int64 = 0, wide: Decimal?
         var count = 0, allInts = true
-        try stream(try CurrentCandidate(kind: query.kind, in: transaction), loading: true) { current in
+        func add(_ value: Value?) -> Bool {
             count += 1
-            switch try values(current).value(forKey: key, of: current.standIn) {
-            case nil, .null?: break
+            switch value {
+            case nil, .null?: return true
             case .int(let int)?:
                 let (sum, overflow) = total.addingReportingOverflow(int)
                 if overflow {
@@ -59,17 +60,72 @@ extension QueryExecutor {
                 } else {
                     total = sum
                 }
+                return true
             default:
                 allInts = false
                 return false
             }
-            return true
+        }
+        let current = try CurrentCandidate(kind: query.kind, in: transaction)
+        let direct = try current.readsStoredValues && forEachExactMatch { bytes in
+            do { return add(try RecordCodec.value(forKey: key, in: bytes)) } catch {
+                allInts = false
+                return false
+            }
+        }
+        if !direct {
+            try stream(current, loading: true) { current in
+                do { return add(try values(current).value(forKey: key, of: current.standIn)) } catch {
+                    allInts = false
+                    return false
+                }
+            }
         }
         guard allInts else { return nil }
         let exact = (wide ?? 0) + Decimal(total)
         if op == .avg { return NumericTotal(intTotal: exact, count: count).average }
         guard wide == nil || Int64(exact.description) != nil else { return nil }  // the ordered path throws the overflow
         return .int(wide == nil ? total : Int64(exact.description)!)
+    }
+
+    /// Calls `body` with the encoding of each result of an exact index plan whose index holds one
+    /// entry per record (no element entry: no record met twice), until it returns false: each id
+    /// taken from its entry's key and looked up at once — no `String` made, no `seen` set.
+    /// - Returns: false, having called nothing, when the plan is not such a plan.
+    func forEachExactMatch(_ body: (UnsafeRawBufferPointer) throws -> Bool) throws -> Bool {
+        guard plan.residual == nil, case .index(let scan) = plan.access, let db = transaction.databases.indexes,
+              let counts = try transaction.indexStatistics(of: scan.built), counts.element == 0 else { return false }
+        let prefixLength = scan.built.prefix.count
+        var recordKey = StoreLayout.kindPrefix(query.kind)
+        let kindLength = recordKey.count
+        func give(_ id: some Collection<UInt8>) throws -> Bool {
+            recordKey.removeSubrange(kindLength...)
+            recordKey.append(contentsOf: id)
+            return try transaction.transaction.withValue(forKey: recordKey, in: transaction.databases.records) { bytes in
+                guard let bytes else {
+                    throw StoreError(.corrupt, "an entry of index \(scan.built.qualifiedName) names a record that is not in the store", path: transaction.store.path)
+                }
+                return try body(bytes)
+            }
+        }
+        var goOn = true
+        for range in scan.ranges where goOn {
+            let (lower, upper) = range.keys(withPrefix: scan.built.prefix)
+            try transaction.transaction.scan(db, from: lower, to: upper) { key, value in
+                guard key.count > prefixLength else { return true }  // the index's statistics
+                guard value.count >= 2, prefixLength + Int(value[1]) <= key.count else { throw scan.undecodableEntry(in: transaction) }
+                if IndexEntryFlags(rawValue: value[0]).contains(.idList) {
+                    guard let stored = IndexEntryLayout.decode(key: key, value: value, prefixLength: prefixLength) else {
+                        throw scan.undecodableEntry(in: transaction)
+                    }
+                    for item in stored.items where goOn { goOn = try give(item.id.utf8) }
+                } else {
+                    goOn = try give(key[(prefixLength + Int(value[1]))...])
+                }
+                return goOn
+            }
+        }
+        return true
     }
 }
 
