@@ -3,10 +3,10 @@ import Testing
 import TestSupport
 @testable import KVStore
 
-/// A count answered from an exact index plan's entries counts each record once, even when two
-/// of the plan's ranges are the same: an `IN` list naming one value twice, or in two spellings
-/// the index keeps alike.
-@Suite("count: an exact plan's entries counted once per record")
+/// A count or a sum answered from an exact index plan's entries takes each record once, even
+/// when two of the plan's ranges are the same: an `IN` list naming one value twice, or in two
+/// spellings the index keeps alike.
+@Suite("count and sum: an exact plan's entries taken once per record")
 struct CountFromEntriesTests {
     @Test("an IN list whose values the index keeps alike", arguments: [
         "n IN {1, 1}", "n IN {1, 1.0, 2}", "s IN {'é', 'e\u{301}'}", "s IN[cd] {'x', 'X', 'ⅹ'}", "g IN {0, 0} AND n > 0", "g IN {1, 1.0} AND n >= 1",
@@ -25,5 +25,10 @@ struct CountFromEntriesTests {
         let run = try t.runAgainstPlain(query)
         #expect(run.plan.residual == nil, "an exact plan, counted from its entries")
         #expect(try t.store.count(matching: query) == run.ids.count)
+        var plain = query
+        plain.kind = "plain"
+        for path in ["@sum.n", "@avg.n"] {
+            #expect(try t.store.value(forKeyPath: path, matching: query) == t.store.value(forKeyPath: path, matching: plain), "\(path)")
+        }
     }
 }

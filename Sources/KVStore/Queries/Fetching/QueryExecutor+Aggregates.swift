@@ -91,10 +91,11 @@ extension QueryExecutor {
     /// Calls `body` with the encoding of each result of an exact index plan whose index holds one
     /// entry per record (no element entry: no record met twice), until it returns false: each id
     /// taken from its entry's key and looked up at once — no `String` made, no `seen` set.
+    /// Ranges that are the same are read once (``disjoint(_:)``).
     /// - Returns: false, having called nothing, when the plan is not such a plan.
     func forEachExactMatch(_ body: (UnsafeRawBufferPointer) throws -> Bool) throws -> Bool {
         guard plan.residual == nil, case .index(let scan) = plan.access, let db = transaction.databases.indexes,
-              let counts = try transaction.indexStatistics(of: scan.built), counts.element == 0 else { return false }
+              let ranges = Self.disjoint(scan.ranges), let counts = try transaction.indexStatistics(of: scan.built), counts.element == 0 else { return false }
         let prefixLength = scan.built.prefix.count
         var recordKey = StoreLayout.kindPrefix(query.kind)
         let kindLength = recordKey.count
@@ -109,7 +110,7 @@ extension QueryExecutor {
             }
         }
         var goOn = true
-        for range in scan.ranges where goOn {
+        for range in ranges where goOn {
             let (lower, upper) = range.keys(withPrefix: scan.built.prefix)
             try transaction.transaction.scan(db, from: lower, to: upper) { key, value in
                 guard key.count > prefixLength else { return true }  // the index's statistics
