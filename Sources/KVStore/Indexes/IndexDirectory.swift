@@ -90,7 +90,7 @@ enum IndexDirectory {
             return decode(key: key, value: value)
         }
         let number = value[..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        guard number > 0 else { return nil }
+        guard number > 0, number < IndexPrefixCounts.areaNumber else { return nil }
         return BuiltIndex(kind: kind, index: declared, number: number, countsIrregularEntries: value[4] & countedFlag != 0)
     }
 

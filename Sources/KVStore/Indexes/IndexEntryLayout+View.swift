@@ -49,6 +49,14 @@ extension IndexEntryLayout {
             return try Self.walkList(value, body)
         }
 
+        /// ``forEachID(_:)`` for a `body` that may write in the transaction, which can move or
+        /// rewrite the entry in its page: an id list is walked in a copy of the value (the short
+        /// form's one id is read by `body` before it writes, and nothing is read after).
+        func forEachIDAllowingWrites(_ body: (UnsafeRawBufferPointer, Bool) throws -> Bool) rethrows -> Bool {
+            guard flags.contains(.idList) else { return try forEachID(body) }
+            return try Array(value).withUnsafeBytes { try Self.walkList($0, body) }
+        }
+
         /// The entry decoded: its ids made `String`s.
         var stored: Stored {
             var items: [Item] = []

@@ -11,6 +11,7 @@ import Testing
         let key = IndexDirectory.key(kind: "item", index: declared)
         let good = IndexDirectory.value(number: 7, index: declared)
         var variants: [[UInt8]] = [good, IndexDirectory.value(number: 0, index: declared),
+                                   IndexDirectory.value(number: IndexPrefixCounts.areaNumber, index: declared),
                                    IndexDirectory.value(number: 7, index: try KindIndex(["feed", "read", "published"], unique: true, folded: folded)),
                                    IndexDirectory.value(number: 7, index: try KindIndex(["feed", "read"], folded: folded)),
                                    IndexDirectory.value(number: 7, index: try KindIndex(["feed", "reed", "published"], folded: folded)),

@@ -55,7 +55,7 @@ struct IndexScan: CandidateSource, Hashable {
                         toSkip -= view.count
                         return true
                     }
-                    return try view.forEachID { id, _ in try give(id) }
+                    return try view.forEachIDAllowingWrites { id, _ in try give(id) }
                 }
             }
             if !goOn { return }

@@ -7,11 +7,15 @@ extension QueryExecutor {
     /// The number of results from the entries of the plan's index scan alone, when every
     /// candidate is a result and each record has one entry (no entry from an array's element, so
     /// no record is met twice): no id is read, no record looked up. Nil otherwise.
+    ///
+    /// Ranges that are the same (`IN {1, 1.0}`, or `IN {'é', 'e\u{301}'}`, which the index keeps
+    /// alike) are counted once; ranges that overlap otherwise leave the count to the scan.
     func countFromEntries() throws -> Int? {
-        guard plan.residual == nil, case .index(let scan) = plan.access, scan.rangesAreDisjoint, let db = transaction.databases.indexes,
+        guard plan.residual == nil, case .index(let scan) = plan.access, let db = transaction.databases.indexes,
+              let ranges = Self.disjoint(scan.ranges),
               let counts = try transaction.indexStatistics(of: scan.built), counts.element == 0 else { return nil }
         var total = 0
-        for range in scan.ranges {
+        for range in ranges {
             let (lower, upper) = range.keys(withPrefix: scan.built.prefix)
             try transaction.transaction.scan(db, from: lower, to: upper) { key, value in
                 guard key.count > scan.built.prefix.count else { return true }  // the index's statistics
@@ -21,6 +25,17 @@ extension QueryExecutor {
             }
         }
         return total
+    }
+
+    /// `ranges` by their bounds, each once, in key order; nil when two of them overlap.
+    static func disjoint(_ ranges: [IndexKeyRange]) -> [IndexKeyRange]? {
+        var sorted: [IndexKeyRange] = []
+        for range in ranges where !sorted.contains(where: { $0.lower == range.lower && $0.upper == range.upper }) { sorted.append(range) }
+        sorted.sort { $0.lower.lexicographicallyPrecedes($1.lower) }
+        for (range, next) in zip(sorted, sorted.dropFirst()) {
+            guard let upper = range.upper, !next.lower.lexicographicallyPrecedes(upper) else { return nil }
+        }
+        return sorted
     }
 
     /// `@sum` or `@avg` of the top-level key `key` over every match, streamed in the access path's
@@ -76,10 +91,11 @@ extension QueryExecutor {
     /// Calls `body` with the encoding of each result of an exact index plan whose index holds one
     /// entry per record (no element entry: no record met twice), until it returns false: each id
     /// taken from its entry's key and looked up at once — no `String` made, no `seen` set.
+    /// Ranges that are the same are read once (``disjoint(_:)``).
     /// - Returns: false, having called nothing, when the plan is not such a plan.
     func forEachExactMatch(_ body: (UnsafeRawBufferPointer) throws -> Bool) throws -> Bool {
-        guard plan.residual == nil, case .index(let scan) = plan.access, scan.rangesAreDisjoint, let db = transaction.databases.indexes,
-              let counts = try transaction.indexStatistics(of: scan.built), counts.element == 0 else { return false }
+        guard plan.residual == nil, case .index(let scan) = plan.access, let db = transaction.databases.indexes,
+              let ranges = Self.disjoint(scan.ranges), let counts = try transaction.indexStatistics(of: scan.built), counts.element == 0 else { return false }
         let prefixLength = scan.built.prefix.count
         var recordKey = StoreLayout.kindPrefix(query.kind)
         let kindLength = recordKey.count
@@ -94,7 +110,7 @@ extension QueryExecutor {
             }
         }
         var goOn = true
-        for range in scan.ranges where goOn {
+        for range in ranges where goOn {
             let (lower, upper) = range.keys(withPrefix: scan.built.prefix)
             try transaction.transaction.scan(db, from: lower, to: upper) { key, value in
                 guard key.count > prefixLength else { return true }  // the index's statistics
@@ -111,18 +127,6 @@ extension QueryExecutor {
             }
         }
         return true
-    }
-}
-
-extension IndexScan {
-    /// Whether no entry lies in two of the scan's ranges (`IN {1, 1.0}` gives two equal ranges):
-    /// only then do entries read range after range meet each record once.
-    var rangesAreDisjoint: Bool {
-        guard ranges.count > 1 else { return true }
-        let sorted = ranges.sorted { $0.lower.lexicographicallyPrecedes($1.lower) }
-        return zip(sorted, sorted.dropFirst()).allSatisfy { range, next in
-            range.upper.map { !next.lower.lexicographicallyPrecedes($0) } ?? false
-        }
     }
 }
 
