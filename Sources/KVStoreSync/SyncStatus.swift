@@ -26,7 +26,7 @@ public struct SyncStatus: Sendable, Equatable {
         try store.read { txn in
             guard let configuration = try txn.syncConfiguration() else { return nil }
             let cursors = try txn.syncCursors()
-            let uploaded = cursors?.uploadedThrough ?? 0
+            let uploaded = max(cursors?.uploadedThrough ?? 0, try txn.syncUploadStart())
             let download = cursors.map { String(decoding: $0.download, as: UTF8.self) } ?? ""
             return SyncStatus(kinds: configuration.kinds, hub: cursors?.hub, uploadedThrough: uploaded,
                               lastSequence: try txn.lastSequence(), pendingUploads: try txn.localChanges(after: uploaded).changes.count,
