@@ -83,7 +83,14 @@ extension SyncEngine {
                     }
                 }
                 defer { group.cancelAll() }
-                try await group.next()
+                do {
+                    try await group.next()
+                } catch {
+                    // Closing ends the wake-ups and any request still waiting on the connection,
+                    // so the group's children finish instead of waiting on a dead connection.
+                    await client.close()
+                    throw error
+                }
             }
         }
     }

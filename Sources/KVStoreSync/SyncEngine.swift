@@ -80,8 +80,8 @@ public final class SyncEngine: Sendable {
         var report = SyncReport()
         report.hub = probe.identity
         report.clockOffsetMilliseconds = probe.offsetMilliseconds
-        let cursors = try prepareCursors(probe)
         try await checkNotRestored(client)
+        let cursors = try prepareCursors(probe)
         let start = try store.read { try $0.syncUploadStart() }
         try await upload(client, after: max(cursors.uploadedThrough, start), hub: probe, into: &report)
         try await download(client, after: cursors.download, kinds: configuration.kinds, hub: probe, into: &report)

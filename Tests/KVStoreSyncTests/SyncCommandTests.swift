@@ -56,7 +56,7 @@ extension HubTests {
 
 extension HubTests.SyncCommandTests {
     /// `--follow` applies another store's upload as it comes, and ends cleanly on SIGINT.
-    @Test(.timeLimit(.minutes(1))) func followAppliesUploadsUntilInterrupted() async throws {
+    @Test(.timeLimit(.minutes(10))) func followAppliesUploadsUntilInterrupted() async throws {
         let database = try await HubDatabase.make()
         let stores = try SyncedStores(2)
         _ = try await stores.engine(0, database).sync()
