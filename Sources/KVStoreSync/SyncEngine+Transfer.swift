@@ -4,8 +4,16 @@ import Foundation
 extension SyncEngine {
     /// Uploads the local changes after journal sequence `through`, a batch per hub transaction,
     /// storing the upload cursor after each batch the hub committed.
+    /// Entries a forced truncation dropped before they were uploaded are gone: the upload goes
+    /// on after them (listed in the report) rather than failing at every pass.
     func upload(_ client: HubClient, after through: UInt64, hub: HubProbe, into report: inout SyncReport) async throws {
         var through = through
+        let oldest = try store.read { try $0.oldestCoveredCursor() }
+        if through < oldest {
+            report.truncatedBeforeUpload = through + 1 ... oldest
+            try storeUploadCursor(oldest, hub: hub)
+            through = oldest
+        }
         while true {
             let (changes, last) = try store.read { try $0.localChanges(after: through, limit: options.batchSize) }
             guard last > through else { return }
@@ -15,14 +23,19 @@ extension SyncEngine {
                 report.uploadedNew += result.newChanges
                 report.uploadBatches += 1
             }
-            try local {
-                try store.write { txn in
-                    var cursors = try Self.cursors(in: txn, hub: hub)
-                    cursors.uploadedThrough = max(cursors.uploadedThrough, last)
-                    try txn.setSyncCursors(cursors)
-                }
-            }
+            try storeUploadCursor(last, hub: hub)
             through = last
+        }
+    }
+
+    /// Moves the upload cursor to `last` (never back).
+    private func storeUploadCursor(_ last: UInt64, hub: HubProbe) throws {
+        try local {
+            try store.write { txn in
+                var cursors = try Self.cursors(in: txn, hub: hub)
+                cursors.uploadedThrough = max(cursors.uploadedThrough, last)
+                try txn.setSyncCursors(cursors)
+            }
         }
     }
 

@@ -82,7 +82,8 @@ public final class SyncEngine: Sendable {
         report.clockOffsetMilliseconds = probe.offsetMilliseconds
         try await checkNotRestored(client)
         let cursors = try prepareCursors(probe)
-        try await upload(client, after: cursors.uploadedThrough, hub: probe, into: &report)
+        let start = try store.read { try $0.syncUploadStart() }
+        try await upload(client, after: max(cursors.uploadedThrough, start), hub: probe, into: &report)
         try await download(client, after: cursors.download, kinds: configuration.kinds, hub: probe, into: &report)
         report.clockClamped = try store.read { try $0.clockIsClamped() }
         return report

@@ -19,6 +19,9 @@ public struct SyncReport: Sendable, Equatable, CustomStringConvertible {
     /// Downloaded changes stamped more than a minute ahead of the hub's clock: applied by the
     /// rule, but this store's clock did not move to them. Each as `kind/id key (origin#seq)`.
     public var aheadOfClock: [String] = []
+    /// Journal sequences after the upload cursor that a forced truncation dropped before they
+    /// were uploaded: their changes never reach the hub (the upload goes on after them).
+    public var truncatedBeforeUpload: ClosedRange<UInt64>?
     /// The hub's clock minus this machine's, in milliseconds, measured this pass.
     public var clockOffsetMilliseconds: Int64 = 0
     /// Whether this store's new stamps use the hub's time (this machine's clock is more than a
@@ -33,6 +36,9 @@ public struct SyncReport: Sendable, Equatable, CustomStringConvertible {
         if !aheadOfClock.isEmpty {
             text += ", \(aheadOfClock.count) change\(aheadOfClock.count == 1 ? "" : "s") stamped over a minute ahead of the hub's clock "
                 + "(first: \(aheadOfClock[0]))"
+        }
+        if let lost = truncatedBeforeUpload {
+            text += ", journal entries \(lost.lowerBound) through \(lost.upperBound) were truncated before upload (not sent)"
         }
         return text
     }

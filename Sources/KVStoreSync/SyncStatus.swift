@@ -26,10 +26,12 @@ public struct SyncStatus: Sendable, Equatable {
         try store.read { txn in
             guard let configuration = try txn.syncConfiguration() else { return nil }
             let cursors = try txn.syncCursors()
-            let uploaded = cursors?.uploadedThrough ?? 0
+            let uploaded = max(cursors?.uploadedThrough ?? 0, try txn.syncUploadStart())
+            // Past a forced truncation of entries never uploaded: they are gone, not pending.
+            let pendingFrom = max(uploaded, try txn.oldestCoveredCursor())
             let download = cursors.map { String(decoding: $0.download, as: UTF8.self) } ?? ""
             return SyncStatus(kinds: configuration.kinds, hub: cursors?.hub, uploadedThrough: uploaded,
-                              lastSequence: try txn.lastSequence(), pendingUploads: try txn.localChanges(after: uploaded).changes.count,
+                              lastSequence: try txn.lastSequence(), pendingUploads: try txn.localChanges(after: pendingFrom).changes.count,
                               downloadCursor: download.isEmpty ? "start" : download,
                               clockOffsetMilliseconds: cursors?.hubOffsetMilliseconds, clockClamped: try txn.clockIsClamped())
         }

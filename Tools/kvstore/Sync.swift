@@ -94,6 +94,9 @@ struct SyncCommand: ParsableCommand {
             "clock offset \(report.clockOffsetMilliseconds) ms (hub minus this machine)",
         ]
         if report.clockClamped { lines.append("clock clamped: this machine's clock is over a minute ahead of the hub's; new stamps use the hub's time") }
+        if let lost = report.truncatedBeforeUpload {
+            lines.append("journal entries \(lost.lowerBound) through \(lost.upperBound) were truncated (forced) before upload: what they changed in kinds that sync never reaches the hub")
+        }
         for change in report.aheadOfClock { lines.append("stamped over a minute ahead of the hub's clock (not adopted): \(change)") }
         return lines
     }

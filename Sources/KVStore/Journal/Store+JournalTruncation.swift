@@ -16,7 +16,8 @@ extension Store {
     ///
     /// - Throws: ``JournalRetentionError``: ``JournalRetentionError/Code/invalidTruncationPoint``
     ///   when `sequence` is past the last sequence + 1; ``JournalRetentionError/Code/truncationBlocked``
-    ///   naming the consumer (the one furthest behind) and its cursor.
+    ///   naming the consumer (the one furthest behind) and its cursor, or — in a store that
+    ///   syncs — naming the sync upload cursor when entries after it would go.
     @discardableResult
     public func truncateJournal(before sequence: UInt64, force: Bool = false) throws -> Int {
         try write { txn in
@@ -28,6 +29,7 @@ extension Store {
                     path: path)
             }
             if !force {
+                try txn.checkTruncationKeepsUnuploaded(before: sequence)
                 let blocking = try txn.consumers().filter { $0.cursor + 1 < sequence }
                 if let behind = blocking.min(by: { $0.cursor < $1.cursor }) {
                     let others = blocking.count > 1 ? " (and \(blocking.count - 1) more)" : ""

@@ -125,5 +125,11 @@ extension StoreLayout {
         /// `download` (bytes, opaque to the store) and `hubOffset` (the hub's clock minus this
         /// machine's, ms; absent until measured). Absent: never synced.
         static let syncCursors = Array("sync/cursors".utf8)
+
+        /// `sync/start`: the journal's last sequence when the store started syncing, `UInt64 LE`
+        /// (``ReadTransaction/syncUploadStart()``): no entry up to it has anything to upload, so
+        /// the upload starts after it, and a journal truncated before it never blocks a sync.
+        /// Removed when the store stops syncing.
+        static let syncStart = Array("sync/start".utf8)
     }
 }

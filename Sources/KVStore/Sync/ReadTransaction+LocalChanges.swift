@@ -8,7 +8,9 @@ extension ReadTransaction {
     /// A change inside a top-level key (a key path, an array edit) travels as the key's whole
     /// value as of the entry. An entry a later stamp superseded — for its key, for the record's
     /// insertion or deletion — is left out: the later change carries what the other stores need,
-    /// so the value as of the entry is the value the record holds now.
+    /// so the value as of the entry is the value the record holds now. A record's insertion
+    /// carries the whole record as inserted, so that its content never depends on when it is
+    /// read (a retried upload must match what the hub holds).
     ///
     /// ```swift
     /// let batch = try store.read { try $0.localChanges(after: uploadCursor, limit: 1000) }
@@ -38,9 +40,12 @@ extension ReadTransaction {
         case .deleted:
             return state.deleted == stamp ? change(.delete, key: nil, value: nil) : nil
         case .inserted(let keys):
-            let kept = keys.filter { state.keys[$0]?.stamp == stamp }
-            guard state.created == stamp || !kept.isEmpty, case .dictionary(let values)? = entry.newValue else { return nil }
-            return change(.insert, key: nil, value: .dictionary(values.filter { kept.contains($0.key) }))
+            // The whole record as inserted, whatever later changes took of it (their stamps win
+            // wherever they arrive): an upload retried after a lost acknowledgement must carry the
+            // same content, or the hub takes the store for one restored from an older copy.
+            guard state.created == stamp || keys.contains(where: { state.keys[$0]?.stamp == stamp }),
+                  case .dictionary? = entry.newValue else { return nil }
+            return change(.insert, key: nil, value: entry.newValue)
         case .key(let key, _):
             guard let keyState = state.keys[key], keyState.stamp == stamp else { return nil }
             guard keyState.isSet else { return change(.remove, key: key, value: nil) }

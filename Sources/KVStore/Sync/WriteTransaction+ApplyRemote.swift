@@ -14,7 +14,8 @@ extension WriteTransaction {
     /// present iff its last change is a set stamped after the record's deletion, with the value of
     /// that set; the record exists iff it was created after its deletion or some key is present —
     /// through the normal write path: hooks, validators, indexes, observers, and the journal, whose
-    /// entries carry the change's origin (so they are never uploaded again) and its stamp. A change
+    /// entries carry the change's origin (so they are never uploaded again) and its stamp; what a
+    /// hook writes to another record meanwhile is this store's own change (``asLocalChange(_:)``). A change
     /// that changes no state (already applied, or superseded by a later stamp) does nothing and
     /// journals nothing: applying changes in any order, any number of times, leaves every store
     /// with the same records.
@@ -95,9 +96,9 @@ extension WriteTransaction {
         let old = try syncState(of: ref)
         var new = old
         guard new.apply(change.stateChange, stamp: stamp) else { return false }
-        (origin, appliedStamp, isApplyingRemote) = (change.origin, change.stamp, true)
+        (origin, appliedStamp, applyingRemote) = (change.origin, change.stamp, ref)
         modificationTime = Date(timeIntervalSince1970: Double(change.stamp.wall) / 1000)
-        defer { (origin, appliedStamp, isApplyingRemote, modificationTime) = (nil, nil, false, nil) }
+        defer { (origin, appliedStamp, applyingRemote, modificationTime) = (nil, nil, nil, nil) }
         do {
             try write(ref, toMatch: new, changedBy: change)
             try saveSyncState(new, was: old, of: ref)
@@ -144,5 +145,18 @@ extension WriteTransaction {
             func list(_ keys: Set<String>?) -> String { keys.map { $0.sorted(by: UTF8Text.precedes).joined(separator: ", ") } ?? "no record" }
             throw SyncStateError.refused(change, "the kind's hooks left \(ref) with keys \(list(written)) where the change leaves \(list(Set(values.keys)))")
         }
+    }
+}
+
+extension WriteTransaction {
+    /// Runs `body`, which journals a change a kind's hook made to another record while a remote
+    /// change is applied, as a change of this store's own: no origin, stamped by this store's
+    /// clock, its modification time the commit's, its sync state kept — and so uploaded, or the
+    /// other stores would never see it.
+    func asLocalChange(_ body: () throws -> Void) throws {
+        let remote = (origin, appliedStamp, applyingRemote, modificationTime)
+        (origin, appliedStamp, applyingRemote, modificationTime) = (nil, nil, nil, nil)
+        defer { (origin, appliedStamp, applyingRemote, modificationTime) = remote }
+        try body()
     }
 }

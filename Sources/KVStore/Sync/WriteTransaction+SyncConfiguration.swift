@@ -24,9 +24,11 @@ extension WriteTransaction {
         let meta = databases.meta
         if let configuration {
             try transaction.put(StoreLayout.MetaKey.syncConfig, configuration.encoded, in: meta)
+            if old == nil { try transaction.put(StoreLayout.MetaKey.syncStart, StoreLayout.uint64(journalLastSequence()), in: meta) }
             try raiseFormat(to: StoreLayout.syncFormatVersion)
         } else {
             try transaction.delete(StoreLayout.MetaKey.syncConfig, in: meta)
+            try transaction.delete(StoreLayout.MetaKey.syncStart, in: meta)
         }
         try replaceCatalogVersion()
         try dropSyncState { configuration?.syncs($0) != true }

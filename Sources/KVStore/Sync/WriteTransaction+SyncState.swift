@@ -8,7 +8,7 @@ extension WriteTransaction {
     /// (``applyRemote(_:hubNow:)`` keeps the state itself). For a store that does not sync, a
     /// look at the kind catalog this transaction already read: no LMDB operation.
     func syncStateBeforeJournaling(_ change: ChangeKind, ref: RecordRef, isDerived: Bool) throws -> SyncRecordState? {
-        guard !isDerived, change != .kindDeclared, !isApplyingRemote else { return nil }
+        guard !isDerived, change != .kindDeclared, applyingRemote == nil else { return nil }
         let catalog = try kindCatalog()
         guard catalog.hasSyncConfiguration, let configuration = try catalog.sync, configuration.syncs(ref.kind) else { return nil }
         return try syncState(of: ref)

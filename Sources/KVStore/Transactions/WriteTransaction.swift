@@ -47,9 +47,10 @@ public final class WriteTransaction: ReadTransaction {
     /// The hub offset the clock adds to this transaction's time (0: none), once read; see
     /// ``clockMilliseconds()``.
     var clockOffset: Int64?
-    /// Whether remote changes are being applied (``applyRemote(_:hubNow:)``): it keeps the sync
-    /// state itself, so journaling leaves it alone.
-    var isApplyingRemote = false
+    /// The record a remote change is being applied to (``applyRemote(_:hubNow:)``): it keeps
+    /// that record's sync state itself, so journaling leaves it alone; what hooks write to other
+    /// records meanwhile is journaled as this store's own change.
+    var applyingRemote: RecordRef?
     private var sequenceState: (commit: UInt64, last: UInt64)?
     /// Whether something was journaled under the current commit id (see ``startNextCommit()``).
     private var commitHasEntries = false
@@ -73,6 +74,9 @@ public final class WriteTransaction: ReadTransaction {
         _ change: ChangeKind, ref: RecordRef, keyPath: String?, old: Value?, new: Value?,
         indexes: [Int]? = nil, isDerived: Bool = false, encodedNew: [UInt8]? = nil
     ) throws {
+        if let remote = applyingRemote, remote != ref {
+            return try asLocalChange { try journal(change, ref: ref, keyPath: keyPath, old: old, new: new, indexes: indexes, isDerived: isDerived, encodedNew: encodedNew) }
+        }
         let position = try nextJournalPosition()
         let syncState = try syncStateBeforeJournaling(change, ref: ref, isDerived: isDerived)
         var entry = JournalEntry(

@@ -35,13 +35,25 @@ import TestSupport
         try store.setValue("c", forKey: "title", of: note)
         try store.removeValue(forKey: "body", of: note)
         let uploaded = try changes()
-        // The insertion keeps only the keys no later change took; one set of title, the last.
+        // The insertion carries the record as inserted (the later changes' stamps win wherever
+        // they arrive); one set of title, the last.
         #expect(uploaded.map(\.change) == [.insert, .set, .remove])
-        #expect(uploaded[0].value == [:] && uploaded[1].value == "c" && uploaded[2].key == "body")
+        #expect(uploaded[0].value == ["title": "a", "body": "b"] && uploaded[1].value == "c" && uploaded[2].key == "body")
         // After the deletion, the insertion still carries the record's created stamp (every
-        // store keeps the same state), with no key.
+        // store keeps the same state).
         try store.delete(note)
-        #expect(try changes().map(\.change) == [.insert, .delete] && changes()[0].value == [:])
+        #expect(try changes().map(\.change) == [.insert, .delete] && changes()[0].value == ["title": "a", "body": "b"])
+    }
+
+    /// An upload retried after its acknowledgement was lost must carry what the hub holds: an
+    /// insertion read again after later changes of its record is the same change.
+    @Test func anInsertionReadsTheSameWhateverChangesFollow() throws {
+        try store.insert(["title": "a", "body": "b"], as: note)
+        let first = try #require(try changes().first)
+        try store.setValue("b", forKey: "title", of: note)
+        #expect(try changes().first == first)
+        try store.removeValue(forKey: "body", of: note)
+        #expect(try changes().first == first)
     }
 
     @Test func otherKindsAndAppliedChangesAreLeftOutButReadPast() throws {
