@@ -1,4 +1,5 @@
 import KVStore
+import LMDB
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -75,29 +76,11 @@ enum StandardError {
     /// `text` with each control character (C0, DEL, C1) and each bidirectional control (U+061C,
     /// U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) written as an escape.
     static func escapingControls(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            if !needsEscape(scalar) {
-                escaped.unicodeScalars.append(scalar)
-            } else if scalar.value < 0x80 {
-                escaped += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
-            } else {
-                escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            }
-        }
-        return escaped
+        text.escapingScalars(where: needsEscape)
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
-    }
-}
-
-extension String {
-    /// The string with zeros before it, to `width` characters.
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }
 

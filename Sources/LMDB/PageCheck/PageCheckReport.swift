@@ -44,15 +44,7 @@ public struct PageCheckReport: Sendable {
         }
 
         private static func escapingBreaks(_ name: String) -> String {
-            func breaks(_ scalar: Unicode.Scalar) -> Bool {
-                [.control, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
-            }
-            guard name.unicodeScalars.contains(where: breaks) else { return name }
-            return name.unicodeScalars.map { scalar in
-                guard breaks(scalar) else { return String(scalar) }
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                return scalar.value < 0x80 ? "\\x" + (hex.count < 2 ? "0" + hex : hex) : "\\u{\(hex)}"
-            }.joined()
+            name.escapingScalars { [.control, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory) }
         }
 
         /// `page 17 of database records: …`, `database records: …`, `meta page 1: …`.
