@@ -134,13 +134,27 @@ final class Runs: Sendable {
         #expect(try store.read { try $0.appliedMigrations() }.isEmpty)
     }
 
-    @Test func concurrentMigratorsRunEachMigrationOnce() throws {
+    /// Another writer (another process, here another store object) reads the store while v2 runs
+    /// uncommitted, so it too finds v2 pending: the check inside its write transaction skips it.
+    @Test func aMigrationAnotherWriterRanMeanwhileIsNotRunAgain() throws {
         let runs = Runs()
-        let migrator = Self.migrator(counting: runs)
-        let stores = [store, try Store(path: t.path, options: .testing)]
-        DispatchQueue.concurrentPerform(iterations: 6) { i in
-            _ = try? migrator.migrate(stores[i % 2])
+        let other = try Store(path: t.path, options: .testing)
+        let plain = Self.migrator(counting: runs)
+        let otherDone = DispatchGroup()
+        var first = Migrator()
+        first.register("v2") { txn in
+            runs.append("v2")
+            otherDone.enter()
+            DispatchQueue.global().async {
+                #expect(throws: Never.self) { try plain.migrate(other) }
+                otherDone.leave()
+            }
+            Thread.sleep(forTimeInterval: 0.3)  // the other writer reads now, then waits for this write
+            try Self.renameTitle(txn)
         }
+        first.register("v3") { _ in runs.append("v3") }
+        try first.migrate(store)
+        otherDone.wait()
         #expect(runs.names == ["v2", "v3"])
         #expect(try store.read { try $0.appliedMigrations() } == ["v2", "v3"])
     }
