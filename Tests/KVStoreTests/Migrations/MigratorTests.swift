@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import KVStore
+import TestSupport
 
 /// The names of the migrations that ran, in order.
 final class Runs: Sendable {
@@ -171,6 +172,20 @@ final class Runs: Sendable {
         #expect(try store.verify().isHealthy)
         // The record is no kind: the catalog lists none.
         #expect(try store.read { try $0.declaredKinds() }.isEmpty)
+    }
+
+    @Test func aReplicaGetsItsMigrationsFromItsSourceAndRunsNone() throws {
+        try Self.migrator().migrate(store)
+        let directory = try TemporaryDirectory()
+        try Replicator(source: store, replicaPath: directory.path("replica"), options: .testing).run()
+        let replica = try Store(path: directory.path("replica"), options: .testing)
+        #expect(try replica.read { try $0.appliedMigrations() } == ["v2", "v3"])
+        #expect(try Self.migrator().migrate(replica).isEmpty)
+        var newer = Self.migrator()
+        newer.register("v4") { _ in }
+        let error = try #require(throws: StoreError.self) { try newer.migrate(replica) }
+        #expect(error.code == .replica)
+        #expect(try replica.read { try $0.appliedMigrations() } == ["v2", "v3"])
     }
 
     @Test func theReservedKindCannotBeDeclared() throws {

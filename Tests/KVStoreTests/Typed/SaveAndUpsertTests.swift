@@ -91,6 +91,9 @@ import Testing
         let before = try entryCount()
         #expect(performing: { try store.save(Contact(id: "1", name: "Eve", email: "eve@example.com")) }, throws: code(.undefinedKey))
         #expect(try store.record(ada) == ["id": "1", "name": "Ada"])
+        // An upsert that inserts meets the same rules.
+        #expect(performing: { try store.update(ref("contact/2"), from: ["bogus": 1], insertingIfAbsent: true) }, throws: code(.undefinedKey))
+        #expect(try store.record(ref("contact/2")) == nil)
         #expect(try entryCount() == before)
     }
 
