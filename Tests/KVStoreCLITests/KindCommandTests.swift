@@ -142,4 +142,19 @@ import TestSupport
         try dir.fail(["set", store, "person/ada", "bogus", "1"], says: "undefined key 'bogus' of closed kind 'person'")
         #expect(try dir.succeed("stat", store, "--format", "json").stdout.contains(#""format": 2"#))
     }
+
+    /// The table of every kind ends with the migrations an app's `Migrator` applied.
+    @Test func showsTheAppliedMigrations() throws {
+        var migrator = Migrator()
+        migrator.register("v2") { txn in try txn.setValue("Ada Lovelace", forKey: "name", of: RecordRef("person/ada")) }
+        migrator.register("v3: ages") { _ in }
+        try migrator.migrate(Store(path: store))
+        #expect(try dir.succeed("kind", store).lines == [
+            "no kind is declared: every kind is open", "applied migrations: v2, v3: ages",
+        ])
+        try close("name:string", "age:int")
+        #expect(try dir.succeed("kind", store).lines.last == "applied migrations: v2, v3: ages")
+        #expect(try dir.succeed("kind", store, "person").lines.last == "person  closed  age:int name:string  -        -      0")
+        try dir.fail(["kind", store, "kvstore.migrations", "--closed"], says: "kind 'kvstore.migrations' is reserved: it records the store's migrations")
+    }
 }

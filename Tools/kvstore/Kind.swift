@@ -16,7 +16,9 @@ struct KindCommand: ParsableCommand {
             Without --open, --closed or --key, prints the catalog (every declared kind, or KIND): \
             table (the default) writes aligned columns KIND, RULES, KEYS (NAME:TYPE, or NAME \
             for any type), INDEXES, TIMES, SCHEMA; json writes one object from each kind to \
-            {"closed","keys","indexes","tracksModificationTimes","schemaVersion"}.
+            {"closed","keys","indexes","tracksModificationTimes","schemaVersion"}. The table of \
+            every kind ends with the migrations applied to the store (an app's Migrator), in the \
+            order they ran, when there are any: "applied migrations: v2, v3".
 
             --closed closes KIND with exactly the keys given by --key (none: it refuses every \
             key); --key alone adds keys to a closed kind, or changes their types; --open opens \
@@ -64,13 +66,13 @@ struct KindCommand: ParsableCommand {
                 return
             }
             let store = try StoreAccess.openForReading(storePath.path)
-            let kinds = try store.read { txn in
-                guard let kind else { return try txn.declaredKinds() }
-                return [try txn.declaredKind(named: kind) ?? Kind(kind)]
+            let (kinds, migrations) = try store.read { txn in
+                guard let kind else { return (try txn.declaredKinds(), try txn.appliedMigrations()) }
+                return ([try txn.declaredKind(named: kind) ?? Kind(kind)], [])
             }
             let output = StandardOutput()
             switch format {
-            case .table: output.lines(KindListing.lines(kinds))
+            case .table: output.lines(KindListing.lines(kinds) + KindListing.migrationLines(migrations))
             case .json: output.line(TypedJSON.string(from: KindListing.json(kinds), pretty: true))
             }
             try output.finish()

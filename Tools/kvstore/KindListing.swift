@@ -23,6 +23,12 @@ enum KindListing {
         return table.lines()
     }
 
+    /// The line naming the migrations applied to the store, in the order they ran; none when
+    /// there are none.
+    static func migrationLines(_ names: [String]) -> [String] {
+        names.isEmpty ? [] : ["applied migrations: " + names.joined(separator: ", ")]
+    }
+
     /// A closed kind's keys as `--key` takes them (`age:int notes`), in key order.
     private static func keys(of kind: Kind) -> String {
         guard let declared = kind.declaredKeys else { return "-" }

@@ -7,11 +7,17 @@
 ///  "keys":{"feed":"reference","published":"date","title":"string","notes":null},"schemaVersion":2}
 /// ```
 /// Fields at their default — `keys` of an open kind, no `indexes`, `tracksModificationTimes`
-/// false, `schemaVersion` 0 — are left out. Reading is strict: an unknown field, a field of
-/// another type, an unknown type name or a newer format is an error naming the kind.
+/// false, `schemaVersion` 0, no `migrations` — are left out; a declaration holding `migrations`
+/// (only ``MigrationLog/kind``'s) is written in format 2, any other in format 1. Reading is
+/// strict: an unknown field, a field of another type, an unknown type name or a newer format is
+/// an error naming the kind.
 extension KindDeclaration {
-    /// The format this build writes and the newest it reads.
-    static let format: UInt8 = 1
+    /// The newest format this build reads: 1, or 2 for a declaration holding `migrations`.
+    static let format: UInt8 = 2
+
+    /// The format this declaration is written in: 1 unless it holds `migrations` (which a build
+    /// reading format 1 only would refuse as an unknown field: this way it says "use a newer kvstore").
+    var writtenFormat: UInt8 { migrations.isEmpty ? 1 : 2 }
 
     /// The declaration's fields, defaults left out.
     var fields: [String: Value] {
@@ -29,6 +35,7 @@ extension KindDeclaration {
         }
         if tracksModificationTimes { fields["tracksModificationTimes"] = true }
         if schemaVersion != 0 { fields["schemaVersion"] = .int(Int64(schemaVersion)) }
+        if !migrations.isEmpty { fields["migrations"] = .array(migrations.map(Value.string)) }
         return fields
     }
 
@@ -36,12 +43,12 @@ extension KindDeclaration {
     var journalValue: Value? {
         guard !isOpen else { return nil }
         var fields = self.fields
-        fields["format"] = .int(Int64(Self.format))
+        fields["format"] = .int(Int64(writtenFormat))
         return .dictionary(fields)
     }
 
     /// The value of meta's `catalog/<kind>`.
-    var encoded: [UInt8] { [Self.format] + RecordCodec.encode(fields) }
+    var encoded: [UInt8] { [writtenFormat] + RecordCodec.encode(fields) }
 
     /// Reads meta's `catalog/<kind>` value.
     init(encoded bytes: UnsafeRawBufferPointer) throws(DeclarationError) {
@@ -91,7 +98,10 @@ extension KindDeclaration {
             case ("schemaVersion", .int(let version)):
                 guard let version = Int(exactly: version) else { throw DeclarationError("'schemaVersion' is out of range") }
                 schemaVersion = version
-            case ("keys", _), ("indexes", _), ("tracksModificationTimes", _), ("schemaVersion", _):
+            case ("migrations", .array(let names)):
+                migrations = names.compactMap(\.stringValue)
+                guard migrations.count == names.count else { throw DeclarationError("'migrations' holds a value that is not a name") }
+            case ("keys", _), ("indexes", _), ("tracksModificationTimes", _), ("schemaVersion", _), ("migrations", _):
                 throw DeclarationError("'\(name)' is \(value.type.withArticle), not the expected type")
             default:
                 throw DeclarationError("it has an unknown field '\(name)'")

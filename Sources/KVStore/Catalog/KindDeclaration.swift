@@ -13,12 +13,20 @@ struct KindDeclaration: Sendable, Equatable {
     var tracksModificationTimes = false
     var indexes: [KindIndex] = []
     var schemaVersion = 0
+    /// The names of the migrations applied to the store, in the order they ran: held only by the
+    /// declaration of ``MigrationLog/kind``, which declares nothing else.
+    var migrations: [String] = []
 
     /// An open kind's, with no indexes, no modification times and schema version 0: the catalog
     /// keeps no entry for a kind declared so.
     static let open = KindDeclaration()
 
     init() {}
+
+    /// The declaration of ``MigrationLog/kind``: the names of the migrations applied.
+    init(migrations: [String]) {
+        self.migrations = migrations
+    }
 
     /// The declarative part of `kind`, its keys in NFC (as writers normalise the keys they check).
     init(_ kind: Kind) {

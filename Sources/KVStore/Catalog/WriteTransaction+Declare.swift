@@ -22,8 +22,13 @@ extension WriteTransaction {
     /// - Throws: ``KeyValueCodingError`` `undefinedKey` or `typeMismatch` naming the first record
     ///   (in id order) and key that the new rules refuse — closing a kind whose records hold other
     ///   keys, declaring a type that some record's value does not have — and nothing changes;
-    ///   ``StoreError/Code/replica`` on a replica (its catalog comes from its source).
+    ///   ``StoreError/Code/replica`` on a replica (its catalog comes from its source);
+    ///   ``StoreError/Code/kindRefused`` for kind `kvstore.migrations`, which records the store's
+    ///   migrations (<doc:Migrations>).
     public func declare(_ kind: Kind) throws {
+        if kind.name == MigrationLog.kind {
+            throw StoreError(.kindRefused, "kind '\(kind.name)' is reserved: it records the store's migrations", path: store.path)
+        }
         try declare(KindDeclaration(kind), ofKind: kind.name)
     }
 
@@ -33,7 +38,10 @@ extension WriteTransaction {
     func declare(_ new: KindDeclaration, ofKind name: String) throws -> Bool {
         let old: KindDeclaration?  // nil: the stored one is damaged
         do {
-            old = try kindCatalog().kind(named: name).map(KindDeclaration.init) ?? .open
+            let catalog = try kindCatalog()
+            old = name == MigrationLog.kind
+                ? KindDeclaration(migrations: try catalog.migrations)
+                : try catalog.kind(named: name).map(KindDeclaration.init) ?? .open
         } catch let error as StoreError where error.code == .corrupt {
             old = nil
         }

@@ -7,7 +7,7 @@ extension WriteTransaction {
     /// the same version again changes nothing; stores that merge each other's versions in any
     /// order end up with equal records and stamps.
     ///
-    /// Values are written through ``update(_:from:keys:)-(_,[String:Value],_)``, so the changed
+    /// Values are written through ``update(_:from:keys:insertingIfAbsent:)-(_,[String:Value],_,_)``, so the changed
     /// keys are journaled and observed like local changes, and the kind's rules apply (stores
     /// converge when they apply the same rules: a value one store's validator rewrites keeps the
     /// remote's stamp there).

@@ -79,6 +79,8 @@ extension StoreLayout {
         /// `schemaVersion` (an int), each absent when it is the default. Absent: the kind is open,
         /// with none of these. Written with the catalog's `kindDeclared` journal entry, in the same
         /// transaction; a value that does not decode is ``StoreError/Code/corrupt``, naming the kind.
+        /// `catalog/kvstore.migrations` is no kind's: format 2, it holds only `migrations`, the
+        /// names of the migrations applied to the store in the order they ran (``MigrationLog``).
         static let catalogPrefix = Array("catalog/".utf8)
         static func catalog(_ kind: String) -> [UInt8] { catalogPrefix + Array(kind.utf8) }
 

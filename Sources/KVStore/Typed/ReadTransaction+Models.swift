@@ -21,19 +21,29 @@ extension ReadTransaction {
     }
 
     /// Every model of `M`'s kind, in id order.
+    /// - Throws: ``ModelDecodingErrors`` listing every record that does not decode (each a
+    ///   ``ModelError`` naming the record and key path), when any does not.
     public func fetchAll<M: StoredModel>(_ type: M.Type) throws -> [M] {
         var models: [M] = []
+        var failures: [ModelError] = []
         try forEachRecord(ofKind: M.kind) { record in
-            models.append(try Self.model(type, from: record.values, ref: record.ref))
+            do {
+                models.append(try Self.model(type, from: record.values, ref: record.ref))
+            } catch {
+                failures.append(ModelError.decodingFailure(error, of: record.ref))
+            }
             return true
         }
+        if !failures.isEmpty { throw ModelDecodingErrors(modelType: "\(M.self)", errors: failures, decodedCount: models.count) }
         return models
     }
 
-    /// The model of the record `ref` holding `values`. A record without an `id` key (one written by
+    /// The model of the record `ref` holding `values` (under older key names, or lacking keys
+    /// that have defaults: ``StoredModel/upgraded(_:)``). A record without an `id` key (one written by
     /// key-value coding rather than by the encoder) takes its id from `ref`; one whose `id` key
     /// names another record is an error, since saving that model would write the other record.
     static func model<M: StoredModel>(_ type: M.Type, from values: [String: Value], ref: RecordRef) throws -> M {
+        let values = M.upgraded(values)
         do {
             let model: M
             do {

@@ -5,10 +5,10 @@ extension Store {
         try write { try $0.insert(model) }
     }
 
-    /// See ``WriteTransaction/save(_:)``.
+    /// See ``WriteTransaction/save(_:replacing:)``.
     @discardableResult
-    public func save<M: StoredModel>(_ model: M) throws -> [String: ValueChange] {
-        try write { try $0.save(model) }
+    public func save<M: StoredModel>(_ model: M, replacing scope: SaveReplacement = .modelKeys) throws -> [String: ValueChange] {
+        try write { try $0.save(model, replacing: scope) }
     }
 
     /// See ``WriteTransaction/delete(_:id:)``.
@@ -37,22 +37,22 @@ extension Store {
         try write { try $0.set(type, id: id, keyPath, to: value) }
     }
 
-    /// See ``WriteTransaction/update(_:from:keys:)-(_,[String:Value],_)``: one commit.
+    /// See ``WriteTransaction/update(_:from:keys:insertingIfAbsent:)-(_,[String:Value],_,_)``: one commit.
     @discardableResult
-    public func update(_ ref: RecordRef, from values: [String: Value], keys: Set<String>? = nil) throws -> [String: ValueChange] {
-        try write { try $0.update(ref, from: values, keys: keys) }
+    public func update(_ ref: RecordRef, from values: [String: Value], keys: Set<String>? = nil, insertingIfAbsent: Bool = false) throws -> [String: ValueChange] {
+        try write { try $0.update(ref, from: values, keys: keys, insertingIfAbsent: insertingIfAbsent) }
     }
 
-    /// See ``WriteTransaction/update(_:from:keys:)-(_,Record,_)``: one commit.
+    /// See ``WriteTransaction/update(_:from:keys:insertingIfAbsent:)-(_,Record,_,_)``: one commit.
     @discardableResult
-    public func update(_ ref: RecordRef, from record: Record, keys: Set<String>? = nil) throws -> [String: ValueChange] {
-        try write { try $0.update(ref, from: record, keys: keys) }
+    public func update(_ ref: RecordRef, from record: Record, keys: Set<String>? = nil, insertingIfAbsent: Bool = false) throws -> [String: ValueChange] {
+        try write { try $0.update(ref, from: record, keys: keys, insertingIfAbsent: insertingIfAbsent) }
     }
 
-    /// See ``WriteTransaction/update(_:from:keys:)-(_,M,_)``: one commit.
+    /// See ``WriteTransaction/update(_:from:keys:insertingIfAbsent:)-(_,M,_,_)``: one commit.
     @discardableResult
-    public func update<M: StoredModel>(_ ref: RecordRef, from model: M, keys: Set<String>? = nil) throws -> [String: ValueChange] {
-        try write { try $0.update(ref, from: model, keys: keys) }
+    public func update<M: StoredModel>(_ ref: RecordRef, from model: M, keys: Set<String>? = nil, insertingIfAbsent: Bool = false) throws -> [String: ValueChange] {
+        try write { try $0.update(ref, from: model, keys: keys, insertingIfAbsent: insertingIfAbsent) }
     }
 
     /// See ``WriteTransaction/merge(_:from:policy:)``: one commit.

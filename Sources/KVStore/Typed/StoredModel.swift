@@ -34,10 +34,20 @@ public protocol StoredModel: Codable, Identifiable where ID: CustomStringConvert
     static var kind: String { get }
     /// The record key (or key path) of each property that typed access may name; default none.
     static var recordKeys: [PartialKeyPath<Self>: String] { get }
+    /// Older names of record keys, for records written before a key was renamed: each current key
+    /// to the names it had, newest first (default none). Decoding a record that lacks the key reads
+    /// the first older name it holds; saving the model removes the older names. Top-level keys only.
+    /// See <doc:Migrations>.
+    static var keyAliases: [String: [String]] { get }
+    /// The value a record that lacks a key decodes as, for properties added after records were
+    /// written (default none): `["priority": 0]`. Top-level keys only. See <doc:Migrations>.
+    static var defaultValues: [String: Value] { get }
 }
 
 extension StoredModel {
     public static var recordKeys: [PartialKeyPath<Self>: String] { [:] }
+    public static var keyAliases: [String: [String]] { [:] }
+    public static var defaultValues: [String: Value] { [:] }
 
     /// The reference of the record with id `id`.
     /// - Throws: ``RecordRefError`` for an invalid kind or id.

@@ -2,7 +2,8 @@
 /// key by ``StoredModel/recordKeys``).
 extension ReadTransaction {
     /// The value of the model's property at `keyPath`, read from its record key alone (the rest of
-    /// the record is not decoded); nil when the record does not hold the key.
+    /// the record is not decoded); nil when the record does not hold the key, nor an older name of
+    /// it, and the key has no default (``StoredModel/keyAliases``, ``StoredModel/defaultValues``).
     ///
     /// ```swift
     /// let name = try txn.value(of: Contact.self, id: "1", \.name)   // String?
@@ -13,7 +14,7 @@ extension ReadTransaction {
     public func value<M: StoredModel, V: Decodable>(of type: M.Type, id: M.ID, _ keyPath: KeyPath<M, V>) throws -> V? {
         let key = try M.recordKey(for: keyPath)
         let ref = try M.ref(id: id)
-        guard let value = try value(forKeyPath: key, of: ref) else { return nil }
+        guard let value = try value(forKeyPath: key, of: ref) ?? M.upgradedValue(forKey: key, in: self, of: ref) else { return nil }
         return try Self.decode(V.self, from: value, key: key, ref: ref)
     }
 

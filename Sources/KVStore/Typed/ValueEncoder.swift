@@ -35,10 +35,24 @@ public struct ValueEncoder: Sendable {
     /// level are left out (a record holds none).
     /// - Throws: ``ModelError/Code/notADictionary`` for a value that encodes as anything else.
     public func encodeRecord<T: Encodable>(_ value: T) throws -> [String: Value] {
-        guard case .dictionary(let values) = try encode(value) else {
+        try encodeRecordWithKeys(value).values
+    }
+
+    /// ``encodeRecord(_:)``, with the keys the model has: those it encodes, and those it encodes
+    /// as absent (a nil optional through `encodeIfPresent`, or an explicit `encodeNil`).
+    func encodeRecordWithKeys<T: Encodable>(_ value: T) throws -> (values: [String: Value], keys: Set<String>) {
+        let node = EncodingNode()
+        let resolved: Value
+        do {
+            try value.encode(to: ValueEncoding(node: node, codingPath: []))
+            resolved = node.resolved
+        } catch let error as EncodingError {
+            throw ModelError(error)
+        }
+        guard case .dictionary(let values) = resolved else {
             throw ModelError(code: .notADictionary, message: "\(T.self) does not encode as a dictionary of keys, so it cannot be a record")
         }
-        return values.values.contains(where: \.isNull) ? values.filter { !$0.value.isNull } : values
+        return (values.filter { !$0.value.isNull }, Set(values.keys).union(node.absentKeys))
     }
 }
 
@@ -63,6 +77,8 @@ final class EncodingNode {
     var single = Value.null
     var keyed: [String: Slot] = [:]
     var unkeyed: [Slot] = []
+    /// The keys given a nil optional through `encodeIfPresent`: keys the value has, now absent.
+    var absentKeys: Set<String> = []
 
     var resolved: Value {
         switch shape {

@@ -10,13 +10,16 @@ extension WriteTransaction {
     /// - present in `values` only: inserted (old nil);
     /// - present in the record only, or `null` in `values`: removed (new nil);
     /// - a key absent from both: nothing.
-    /// Keys of `values` not in `keys` are ignored. Each change goes through ``setValue(_:forKey:of:)``
+    /// Keys of `values` not in `keys` are ignored. When the record does not exist, it is inserted
+    /// with the values of `keys` (all of `values` when nil) if `insertingIfAbsent` is true — one
+    /// call for a server's refresh — and is ``KeyValueCodingError/Code/recordNotFound`` otherwise.
+    /// Each change goes through ``setValue(_:forKey:of:)``
     /// (or ``removeValue(forKey:of:)``), so the kind's rules and hooks apply and each changed key is
     /// one journal entry of this transaction's commit; the change reports the value stored.
     /// Keys no key path can name, keys a closed kind does not declare (and has no hook for) and
     /// values of another type than declared are refused before anything is written; a failure
     /// found later (a validator, a hook) leaves the transaction for its caller to abandon, as
-    /// ``Store/update(_:from:keys:)-(_,[String:Value],_)`` does.
+    /// ``Store/update(_:from:keys:insertingIfAbsent:)-(_,[String:Value],_,_)`` does.
     ///
     /// ```swift
     /// try store.write { txn in
@@ -26,7 +29,14 @@ extension WriteTransaction {
     /// ```
     /// - Throws: ``KeyValueCodingError`` `recordNotFound`, `invalidKeyPath` (a key with `.`),
     ///   or what the kind's rules throw.
-    public func update(_ ref: RecordRef, from values: [String: Value], keys: Set<String>? = nil) throws -> [String: ValueChange] {
+    @discardableResult
+    public func update(
+        _ ref: RecordRef, from values: [String: Value], keys: Set<String>? = nil, insertingIfAbsent: Bool = false
+    ) throws -> [String: ValueChange] {
+        if insertingIfAbsent, try !contains(ref) {
+            let inserted = keys.map { keys in values.filter { keys.contains($0.key) && !$0.value.isNull } } ?? values.filter { !$0.value.isNull }
+            return try insertReportingChanges(inserted, as: ref)
+        }
         let current = try existingRecord(ref)
         var writes: [(key: String, old: Value?, wanted: Value?)] = []
         for key in (keys ?? Set(current.keys).union(values.keys)).sorted() {
@@ -65,21 +75,25 @@ extension WriteTransaction {
         }
     }
 
-    /// ``update(_:from:keys:)-(_,[String:Value],_)`` from another record's values.
-    public func update(_ ref: RecordRef, from record: Record, keys: Set<String>? = nil) throws -> [String: ValueChange] {
-        try update(ref, from: record.values, keys: keys)
+    /// ``update(_:from:keys:insertingIfAbsent:)-(_,[String:Value],_,_)`` from another record's values.
+    @discardableResult
+    public func update(_ ref: RecordRef, from record: Record, keys: Set<String>? = nil, insertingIfAbsent: Bool = false) throws -> [String: ValueChange] {
+        try update(ref, from: record.values, keys: keys, insertingIfAbsent: insertingIfAbsent)
     }
 
-    /// ``update(_:from:keys:)-(_,[String:Value],_)`` from a model's encoding (a nil optional is an
-    /// absent key).
+    /// ``update(_:from:keys:insertingIfAbsent:)-(_,[String:Value],_,_)`` from a model's encoding.
+    /// When `keys` is nil, the keys written are the model's, as ``save(_:replacing:)`` writes them:
+    /// a nil optional removes its key, a key the model does not have is kept.
     /// - Throws: ``ModelError/Code/wrongKind`` when `ref` is not of `M`'s kind;
     ///   ``ModelError/Code/invalidValue`` when the model's id is not `ref`'s and `keys` does not
     ///   leave the `id` key out (the record would name another one).
-    public func update<M: StoredModel>(_ ref: RecordRef, from model: M, keys: Set<String>? = nil) throws -> [String: ValueChange] {
+    @discardableResult
+    public func update<M: StoredModel>(_ ref: RecordRef, from model: M, keys: Set<String>? = nil, insertingIfAbsent: Bool = false) throws -> [String: ValueChange] {
         try M.checkKind(of: ref)
         if keys?.contains(M.idKey) ?? true, String(describing: model.id) != ref.id {
             throw ModelError(code: .invalidValue, message: "the model's id \(model.id) is not the record's id \(ref.id)", keyPath: M.idKey, ref: ref)
         }
-        return try update(ref, from: Self.values(of: model, ref: ref), keys: keys)
+        let (values, modelKeys) = try Self.valuesAndKeys(of: model, ref: ref)
+        return try update(ref, from: values, keys: keys ?? modelKeys, insertingIfAbsent: insertingIfAbsent)
     }
 }

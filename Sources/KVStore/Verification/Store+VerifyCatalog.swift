@@ -3,6 +3,7 @@ extension Store {
     /// Every declaration of the catalog reads, and the records of each closed kind keep its rules.
     func checkCatalog(_ txn: ReadTransaction, into report: inout VerificationReport) throws {
         let catalog = try KindCatalog.read(txn.transaction, meta: databases.meta, version: [], path: path)
+        do { _ = try catalog.migrations } catch { report.add(error.message) }
         for name in catalog.names {
             let kind: Kind?
             do { kind = try catalog.kind(named: name) } catch {
@@ -30,9 +31,13 @@ extension Store {
         func text(_ declaration: KindDeclaration?) -> String {
             declaration?.journalValue.map { TypedJSON.string(from: $0) } ?? "no declaration"
         }
+        let (applied, reapplied) = (try snapshot.appliedMigrations(), try replayed.read { try $0.appliedMigrations() })
+        let migrations = applied == reapplied ? [] : [
+            "the store has applied the migrations [\(applied.joined(separator: ", "))], but replaying the journal gives [\(reapplied.joined(separator: ", "))]"
+        ]
         return Set(stored.keys).union(rebuilt.keys).sorted(by: UTF8Text.precedes).compactMap { name in
             stored[name] == rebuilt[name] ? nil
                 : "the catalog declares kind '\(name)' as \(text(stored[name])), but replaying the journal gives \(text(rebuilt[name]))"
-        }
+        } + migrations
     }
 }

@@ -135,9 +135,9 @@ import TestSupport
     }
 
     @Test func aNewerDeclarationFormatIsNewerFormatNamingTheKind() throws {
-        try storeDeclaration([2] + RecordCodec.encode([:]), of: "person")
+        try storeDeclaration([3] + RecordCodec.encode([:]), of: "person")
         let error = try #require(throws: StoreError.self) { try t.store.setValue("x", forKey: "name", of: ada) }
         #expect(error.code == .newerFormat)
-        #expect(error.message == "the catalog's declaration of kind 'person' cannot be read: it has format 2, newer than this kvstore reads (1); use a newer kvstore")
+        #expect(error.message == "the catalog's declaration of kind 'person' cannot be read: it has format 3, newer than this kvstore reads (2); use a newer kvstore")
     }
 }

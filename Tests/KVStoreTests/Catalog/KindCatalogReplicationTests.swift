@@ -100,11 +100,11 @@ import TestSupport
         let writer = try JournalStreamWriter(header: JournalStreamHeader(storeID: UUID(), firstSequence: 1, lastSequence: 1), output: { bytes += $0 })
         let entry = JournalEntry(
             sequence: 1, commitID: 1, timestamp: Date(), ref: ref("person/*"), keyPath: nil, change: .kindDeclared,
-            oldValue: nil, newValue: ["format": 2, "keys": [:]])
+            oldValue: nil, newValue: ["format": 3, "keys": [:]])
         try writer.append(entry)
         try writer.finish()
         let target = try TemporaryStore()
         #expect(performing: { try apply(bytes, to: target.store) },
-                throws: streamError(.undecodableEntry, "a declaration of kind 'person' that cannot be read: it has format 2, newer than this kvstore reads (1)"))
+                throws: streamError(.undecodableEntry, "a declaration of kind 'person' that cannot be read: it has format 3, newer than this kvstore reads (2)"))
     }
 }

@@ -66,8 +66,8 @@ import Testing
         let error = try #require(throws: ModelError.self) { try store.fetch(Contact.self, id: "1") }
         #expect(error.description == "contact/1 name: expected a string, found integer 42")
         #expect(error.ref == ref("contact/1"))
-        let all = try #require(throws: ModelError.self) { try store.fetchAll(Contact.self) }
-        #expect(all.code == .typeMismatch)
+        let all = try #require(throws: ModelDecodingErrors.self) { try store.fetchAll(Contact.self) }
+        #expect(all.errors == [error] && all.decodedCount == 0)
     }
 
     @Test func aMissingKeyNamesTheRecord() throws {

@@ -16,6 +16,15 @@ struct Contact: StoredModel, Hashable {
     }
 }
 
+/// A newer version of ``Contact``: the same kind, with a key the older one does not have.
+struct ContactV2: StoredModel, Hashable {
+    static let kind = "contact"
+    var id: String
+    var name: String
+    var email: String?
+    var nickname: String?
+}
+
 struct Address: Codable, Hashable, Sendable {
     var city: String
     var zip: String?
@@ -62,4 +71,17 @@ struct Invoice: StoredModel, Hashable {
 
     struct Customer: Codable, Hashable { var name: String; var address: Address }
     struct Line: Codable, Hashable { var item: String; var quantity: UInt8 }
+}
+
+/// A task as the third version of an app stores it: `title` was renamed `name`, `priority` added.
+struct TaskV3: StoredModel, Hashable {
+    static let kind = "task"
+    var id: String
+    var name: String
+    var priority: Int
+    var done: Bool
+
+    static var keyAliases: [String: [String]] { ["name": ["label", "title"]] }
+    static var defaultValues: [String: Value] { ["priority": 0] }
+    static var recordKeys: [PartialKeyPath<TaskV3>: String] { [\.name: "name", \.priority: "priority"] }
 }

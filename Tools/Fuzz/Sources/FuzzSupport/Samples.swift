@@ -35,6 +35,7 @@ public enum Samples {
         nil,
         ["format": 1, "keys": ["name": "string", "age": "int", "notes": .null, "caf\u{E9}": "date"]],
         ["format": 1, "keys": [:], "schemaVersion": -3],
+        ["format": 2, "migrations": ["v2", "v3: ages"]],
         ["format": 1, "tracksModificationTimes": true, "schemaVersion": 2, "indexes": [
             ["keyPaths": ["feed", "published"], "unique": false, "folded": false],
             ["keyPaths": ["guid"], "unique": true, "folded": false],
