@@ -35,6 +35,7 @@ struct KVStoreCommand: ParsableCommand {
             QueryCommand.self, CountCommand.self,
             DumpCommand.self, LoadCommand.self, JournalCommand.self, ReplayCommand.self,
             StatCommand.self, VerifyCommand.self, DiffCommand.self, RenderCommand.self, KindCommand.self,
+            RevertCommand.self,
             ReplicateCommand.self, PromoteCommand.self,
             ServeCommand.self, IndexCommand.self, SyncCommand.self,
             TortureCommand.self,  // hidden: the crash and concurrency tests' writer
