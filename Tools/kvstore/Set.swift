@@ -51,6 +51,7 @@ struct SetCommand: ParsableCommand {
             if !createsRecord && StoreDirectory.isEmpty(atPath: storePath.path) { throw missingRecord }
             let store = try StoreAccess.openCreating(storePath.path)
             try store.write { txn in
+                let ref = try txn.resolvingUUIDSpelling(ref)  // a UUID id in either case
                 if try txn.contains(ref) {
                     try txn.setValue(value, forKeyPath: keyPath, of: ref)
                 } else if let singleKey, createsRecord {

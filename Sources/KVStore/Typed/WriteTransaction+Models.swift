@@ -23,7 +23,7 @@ extension WriteTransaction {
     /// - Returns: what changed, per key (every key, with no old values, for an insertion).
     @discardableResult
     public func save<M: StoredModel>(_ model: M) throws -> [String: ValueChange] {
-        let ref = try model.ref
+        let ref = try resolvingUUIDSpelling(model.ref)
         let values = try Self.values(of: model, ref: ref)
         guard try contains(ref) else { return try insertReportingChanges(values, as: ref) }
         return try update(ref, from: values)
@@ -33,7 +33,7 @@ extension WriteTransaction {
     /// - Returns: whether there was one.
     @discardableResult
     public func delete<M: StoredModel>(_ type: M.Type, id: M.ID) throws -> Bool {
-        let ref = try M.ref(id: id)
+        let ref = try resolvingUUIDSpelling(M.ref(id: id))
         guard try contains(ref) else { return false }
         try delete(ref)
         return true

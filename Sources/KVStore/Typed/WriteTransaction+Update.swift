@@ -77,7 +77,7 @@ extension WriteTransaction {
     ///   leave the `id` key out (the record would name another one).
     public func update<M: StoredModel>(_ ref: RecordRef, from model: M, keys: Set<String>? = nil) throws -> [String: ValueChange] {
         try M.checkKind(of: ref)
-        if keys?.contains(M.idKey) ?? true, String(describing: model.id) != ref.id {
+        if keys?.contains(M.idKey) ?? true, !ref.isID(of: model.id) {
             throw ModelError(code: .invalidValue, message: "the model's id \(model.id) is not the record's id \(ref.id)", keyPath: M.idKey, ref: ref)
         }
         return try update(ref, from: Self.values(of: model, ref: ref), keys: keys)
