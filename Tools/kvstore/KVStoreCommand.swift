@@ -59,9 +59,11 @@ struct KVStoreCommand: ParsableCommand {
                     command = try parseAsRoot(arguments)
                     break
                 } catch {
-                    // `--limit -5`: the -5 was read as an option; give it to --limit.
-                    guard let joined = NegativeValues.joined(arguments, after: self.message(for: error)) else { throw error }
-                    arguments = joined
+                    // `--limit -5`: the -5 was read as an option; give it to --limit. `set … -5`:
+                    // a positional value; read it as one.
+                    guard let retried = NegativeValues.joined(arguments, after: self.message(for: error))
+                            ?? NegativeValues.positional(arguments) else { throw error }
+                    arguments = retried
                 }
             }
             CrashGuard.install(status: command is VerifyCommand || command is DiffCommand ? 2 : 1)
