@@ -1,4 +1,5 @@
 import ArgumentParser
+import KVStore
 
 /// `kvstore`: the command-line tool for kvstore stores. Scripts depend on its
 /// commands, arguments, output formats and exit statuses
