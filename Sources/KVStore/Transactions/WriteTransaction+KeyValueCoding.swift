@@ -144,7 +144,7 @@ extension WriteTransaction {
             } catch let error as KeyValueCodingError {
                 throw error
             } catch {
-                throw KeyValueCodingError.validationFailed(key: key, reason: "\(error)", ref: ref)
+                throw KeyValueCodingError.validationFailed(key: key, reason: ErrorReason.text(of: error), ref: ref)
             }
         }
         value = try checkDeclaredType(value, forKey: key, kind: kind, ref: ref)
