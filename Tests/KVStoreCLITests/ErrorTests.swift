@@ -108,7 +108,7 @@ import TestSupport
         ["journal", "list", "STORE", "--limit", "many"],
         ["journal", "list", "STORE", "--limit=-1"],
         ["get", "STORE"],
-        ["set", "STORE", "person/ada", "n", "-5"],
+        ["set", "STORE", "person/ada", "n", "-x"],  // a negative number is a VALUE; this is an option
         ["frobnicate"],
     ])
     func aMistakeInTheCommandLineIsAUsageError(_ arguments: [String]) throws {

@@ -1,13 +1,15 @@
 @testable import kvstore
+import KVStore
 import Testing
 import TestSupport
 
 /// `kvstore --version`.
 @Suite(.tags(.subprocess), .skippedByTag) struct VersionTests {
-    @Test func versionPrintsTheToolsVersion() throws {
+    /// The tool prints the package's version: the library's constant, the one place it is written.
+    @Test func versionPrintsThePackagesVersion() throws {
         let dir = try TestDirectory()
         let result = try dir.succeed("--version")
-        #expect(result.stdout == KVStoreVersion.current + "\n")
+        #expect(result.stdout == KVStore.KVStoreVersion.current + "\n")
         let parts = KVStoreVersion.current.split(separator: ".", omittingEmptySubsequences: false)
         #expect(parts.count == 3 && parts.allSatisfy { UInt($0) != nil }, "MAJOR.MINOR.PATCH: \(KVStoreVersion.current)")
         #expect(try dir.succeed("--help").stdout.contains("--version"))

@@ -15,6 +15,6 @@ enum CommandMessage {
             let place = error.path.map { "\($0): " } ?? ""
             return "\(place)the store is on a read-only file system: it can be read (get, dump, value, journal list, journal export, stat, verify, diff), not changed"
         }
-        return String(describing: error)
+        return ErrorReason.text(of: error)  // a Foundation error's reason, not its dump on Linux
     }
 }

@@ -38,6 +38,7 @@ struct GetCommand: ParsableCommand {
             if let keyPath { _ = try Input.keyPath(keyPath) }
             let store = try StoreAccess.openForReading(storePath.path)
             let value: Value = try store.read { txn in
+                let ref = try txn.resolvingUUIDSpelling(ref)  // a UUID id in either case
                 if let keyPath { return try txn.value(forKeyPath: keyPath, of: ref) ?? .null }
                 guard let values = try txn.record(ref) else { throw KeyValueCodingError.recordNotFound(ref) }
                 return .dictionary(values)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KVStore
 
 /// `kvstore`: the command-line tool for kvstore stores. Scripts depend on its
 /// commands, arguments, output formats and exit statuses
@@ -35,6 +36,7 @@ struct KVStoreCommand: ParsableCommand {
             QueryCommand.self, CountCommand.self,
             DumpCommand.self, LoadCommand.self, JournalCommand.self, ReplayCommand.self,
             StatCommand.self, VerifyCommand.self, DiffCommand.self, RenderCommand.self, KindCommand.self,
+            RevertCommand.self,
             ReplicateCommand.self, PromoteCommand.self,
             ServeCommand.self, IndexCommand.self, SyncCommand.self,
             TortureCommand.self,  // hidden: the crash and concurrency tests' writer
@@ -58,9 +60,11 @@ struct KVStoreCommand: ParsableCommand {
                     command = try parseAsRoot(arguments)
                     break
                 } catch {
-                    // `--limit -5`: the -5 was read as an option; give it to --limit.
-                    guard let joined = NegativeValues.joined(arguments, after: self.message(for: error)) else { throw error }
-                    arguments = joined
+                    // `--limit -5`: the -5 was read as an option; give it to --limit. `set … -5`:
+                    // a positional value; read it as one.
+                    guard let retried = NegativeValues.joined(arguments, after: self.message(for: error))
+                            ?? NegativeValues.positional(arguments) else { throw error }
+                    arguments = retried
                 }
             }
             CrashGuard.install(status: command is VerifyCommand || command is DiffCommand ? 2 : 1)

@@ -16,6 +16,19 @@ enum NegativeValues {
         return joined
     }
 
+    /// `arguments` with `--` put before the first negative number that ArgumentParser read as an
+    /// option (`kvstore set S account/1 balance -5`), so that it is read as the positional
+    /// argument it is; nil when there is none, or when an option follows it (`--` would make
+    /// that option a positional argument). Arguments after a `--` the user wrote are left alone.
+    static func positional(_ arguments: [String]) -> [String]? {
+        let options = arguments.prefix { $0 != "--" }
+        guard let index = options.firstIndex(where: isNegativeNumber),
+              !arguments[index...].contains(where: { $0.hasPrefix("-") && !isNegativeNumber($0) }) else { return nil }
+        var separated = arguments
+        separated.insert("--", at: index)
+        return separated
+    }
+
     /// ArgumentParser's "The value '-5' is invalid for '--since <seq>'" for a negative number, as
     /// "--since must be 0 or more, not -5"; nil for any other message.
     static func rule(for message: String) -> String? {

@@ -32,6 +32,7 @@ struct RemoveCommand: ParsableCommand {
             if let keyPath { _ = try Input.storedKeyPath(keyPath) }  // checked before the store is opened
             let store = try StoreAccess.openExisting(storePath.path)
             try store.write { txn in
+                let ref = try txn.resolvingUUIDSpelling(ref)  // a UUID id in either case
                 guard let keyPath else { return try txn.delete(ref) }
                 try txn.removeValue(forKeyPath: keyPath, of: ref)
             }

@@ -13,7 +13,8 @@ struct SetCommand: ParsableCommand {
 
             Creates the store when nothing is at PATH (or PATH is an empty directory), and the \
             record when it does not exist, holding just that key (a dotted key path needs an existing \
-            record). Put '--' before a VALUE that starts with '-'.
+            record). A negative number is read as VALUE; put '--' before any other VALUE that \
+            starts with '-'.
 
             Examples:
               kvstore set ./store person/ada name '"Ada Lovelace"'
@@ -21,7 +22,7 @@ struct SetCommand: ParsableCommand {
               kvstore set ./store person/ada address.city '"Paris"'
               kvstore set ./store person/ada born '{"$date":"1815-12-10T00:00:00Z"}'
               kvstore set ./store invoice/7 customer '{"$ref":"person/ada"}'
-              kvstore set ./store account/1 balance -- -25
+              kvstore set ./store account/1 balance -25
             """
     )
 
@@ -51,6 +52,7 @@ struct SetCommand: ParsableCommand {
             if !createsRecord && StoreDirectory.isEmpty(atPath: storePath.path) { throw missingRecord }
             let store = try StoreAccess.openCreating(storePath.path)
             try store.write { txn in
+                let ref = try txn.resolvingUUIDSpelling(ref)  // a UUID id in either case
                 if try txn.contains(ref) {
                     try txn.setValue(value, forKeyPath: keyPath, of: ref)
                 } else if let singleKey, createsRecord {

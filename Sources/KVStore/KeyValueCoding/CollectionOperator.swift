@@ -12,7 +12,8 @@ import Foundation
 /// ```
 ///
 /// The rules, after Foundation's:
-/// - `@count` counts the elements, nulls included, and ignores a right key path.
+/// - `@count` counts the elements, nulls included, and ignores a right key path; on a dictionary
+///   it counts the entries, as `NSDictionary` does.
 /// - `@sum` treats missing and null as 0. Ints alone sum exactly to an int (a result outside `Int64`
 ///   is an ``KeyValueCodingError/Code/arithmeticOverflow`` error, even though partial sums may go
 ///   beyond it); any double makes the result a double. The sum of nothing is `0`.

@@ -23,7 +23,8 @@ package protocol KeyValueSource {
 ///   path read from each element (see ``CollectionOperator``); with no right path the elements
 ///   themselves are used: `scores.@sum`;
 /// - an operator on a missing value or `.null` gives nil, except `@count` and `@sum` which give
-///   `0`, as Foundation's messages to nil do; an operator on any other non-array is a
+///   `0`, as Foundation's messages to nil do; `@count` on a `.dictionary` is its number of
+///   entries (NSDictionary's `count`); any other operator on a non-array is a
 ///   ``KeyValueCodingError/Code/notACollection`` error;
 /// - a key on a bool, number, string, bytes or date is a ``KeyValueCodingError/Code/notAContainer``
 ///   error naming the key path up to there.
@@ -103,6 +104,8 @@ private struct Walk<Source: KeyValueSource> {
             return try op.apply(to: elements, keyPath: fullText) {
                 try self.value(at: rest, in: $0, isElement: true, depth: depth)
             }
+        case (.operator(.count), .dictionary(let dictionary)?):
+            return .int(Int64(dictionary.count))  // Foundation: a dictionary's count of entries
         case (.key(let key), .dictionary(let dictionary)?):
             return try self.value(at: rest, in: dictionary[key], isElement: false, depth: depth)
         case (.key(let key), .reference(let ref)?):

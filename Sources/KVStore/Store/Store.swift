@@ -1,5 +1,8 @@
 import Foundation
 import LMDB
+// `Durability` is LMDB's type: re-exported, so that an app that imports KVStore alone can name
+// it and its cases (`durability: Durability = .full` in its own signature).
+@_exported import enum LMDB.Durability
 import Synchronization
 
 /// Commit durability of a store, chosen by each process when it opens the store

@@ -102,10 +102,13 @@ extension WriteTransaction {
         return nil
     }
 
-    /// The value as the kind declares it: an int widened for a `double` key; a type mismatch throws.
+    /// The value as the kind declares it: an int widened for a `double` key, and a double with an
+    /// integral value (`2.0`, as some JSON writers print ints) an int for an `int` key; any other
+    /// type mismatch (`2.5` for an `int` key) throws.
     func checkDeclaredType(_ value: Value?, forKey key: String, kind: Kind, ref: RecordRef) throws(KeyValueCodingError) -> Value? {
         guard let value, let declared = kind.declaredType(of: key), value.type != declared else { return value }
         if declared == .double, case .int(let i) = value { return .double(Double(i)) }
+        if declared == .int, case .double(let d) = value, let i = Int64(exactly: d) { return .int(i) }
         throw KeyValueCodingError.typeMismatch(key: key, declared: declared, given: value.type, ref: ref)
     }
 
@@ -141,7 +144,7 @@ extension WriteTransaction {
             } catch let error as KeyValueCodingError {
                 throw error
             } catch {
-                throw KeyValueCodingError.validationFailed(key: key, reason: "\(error)", ref: ref)
+                throw KeyValueCodingError.validationFailed(key: key, reason: ErrorReason.text(of: error), ref: ref)
             }
         }
         value = try checkDeclaredType(value, forKey: key, kind: kind, ref: ref)

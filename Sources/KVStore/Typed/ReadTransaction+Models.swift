@@ -8,7 +8,7 @@ extension ReadTransaction {
     /// - Throws: ``ModelError`` naming the record and key path of a value that does not decode
     ///   (`contact/1 email: expected a string, found integer 42`).
     public func fetch<M: StoredModel>(_ type: M.Type, id: M.ID) throws -> M? {
-        try fetch(type, ref: M.ref(id: id))
+        try fetch(type, ref: resolvingUUIDSpelling(M.ref(id: id)))
     }
 
     /// The model stored under `ref`, or nil.
@@ -53,7 +53,7 @@ extension ReadTransaction {
                       let withID = try Self.model(type, from: values, takingID: ref.id) else { throw error }
                 model = withID
             }
-            guard String(describing: model.id) == ref.id else {
+            guard ref.isID(of: model.id) else {
                 throw ModelError(
                     code: .invalidValue, message: "holds the id \(model.id), but the record's id is \(ref.id)", keyPath: M.idKey)
             }

@@ -24,8 +24,9 @@
 /// ```
 ///
 /// The `id` is stored like any other property (under the key its coding key names) and is also
-/// the record's id, as `String(describing: id)`: a `String`, an integer, a `UUID` (its uppercase
-/// string), or any type whose description names one value only. Swift has no run-time names for key paths, so
+/// the record's id, as `String(describing: id)`: a `String`, an integer, a `UUID` (its lowercase
+/// string, as its value is encoded; a record an older store keeps under the uppercase one is
+/// still found), or any type whose description names one value only. Swift has no run-time names for key paths, so
 /// the binding is a declared table (``recordKeys``): a key path missing from it is a
 /// ``ModelError/Code/unknownKeyPath`` error, not a guess. A value may be a nested key path
 /// (`"address.city"`), read and set through key-value coding.
@@ -52,7 +53,7 @@ extension StoredModel {
     /// The reference of the record with id `id`.
     /// - Throws: ``RecordRefError`` for an invalid kind or id.
     public static func ref(id: ID) throws -> RecordRef {
-        try RecordRef(kind: kind, id: String(describing: id))
+        try RecordRef(kind: kind, id: RecordRef.id(describing: id))
     }
 
     /// The reference of this model's record.

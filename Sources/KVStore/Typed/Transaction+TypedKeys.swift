@@ -13,7 +13,7 @@ extension ReadTransaction {
     ///   ``KeyValueCodingError/Code/recordNotFound``.
     public func value<M: StoredModel, V: Decodable>(of type: M.Type, id: M.ID, _ keyPath: KeyPath<M, V>) throws -> V? {
         let key = try M.recordKey(for: keyPath)
-        let ref = try M.ref(id: id)
+        let ref = try resolvingUUIDSpelling(M.ref(id: id))
         guard let value = try value(forKeyPath: key, of: ref) ?? M.upgradedValue(forKey: key, in: self, of: ref) else { return nil }
         return try Self.decode(V.self, from: value, key: key, ref: ref)
     }
@@ -39,7 +39,7 @@ extension WriteTransaction {
     /// - Throws: ``ModelError`` `unknownKeyPath` or an encoding error; what ``setValue(_:forKeyPath:of:)`` throws.
     public func set<M: StoredModel, V: Encodable>(_ type: M.Type, id: M.ID, _ keyPath: KeyPath<M, V>, to value: V) throws {
         let key = try M.recordKey(for: keyPath)
-        let ref = try M.ref(id: id)
+        let ref = try resolvingUUIDSpelling(M.ref(id: id))
         let encoded: Value
         do {
             encoded = try ValueEncoder().encode(value)

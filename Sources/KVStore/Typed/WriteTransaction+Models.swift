@@ -37,7 +37,7 @@ extension WriteTransaction {
     ///   ``update(_:from:keys:insertingIfAbsent:)-(_,[String:Value],_,_)``).
     @discardableResult
     public func save<M: StoredModel>(_ model: M, replacing scope: SaveReplacement = .modelKeys) throws -> [String: ValueChange] {
-        let ref = try model.ref
+        let ref = try resolvingUUIDSpelling(model.ref)
         let (values, keys) = try Self.valuesAndKeys(of: model, ref: ref)
         guard try contains(ref) else { return try insertReportingChanges(values, as: ref) }
         return try update(ref, from: values, keys: scope == .wholeRecord ? nil : keys)
@@ -47,7 +47,7 @@ extension WriteTransaction {
     /// - Returns: whether there was one.
     @discardableResult
     public func delete<M: StoredModel>(_ type: M.Type, id: M.ID) throws -> Bool {
-        let ref = try M.ref(id: id)
+        let ref = try resolvingUUIDSpelling(M.ref(id: id))
         guard try contains(ref) else { return false }
         try delete(ref)
         return true

@@ -90,7 +90,7 @@ extension WriteTransaction {
     @discardableResult
     public func update<M: StoredModel>(_ ref: RecordRef, from model: M, keys: Set<String>? = nil, insertingIfAbsent: Bool = false) throws -> [String: ValueChange] {
         try M.checkKind(of: ref)
-        if keys?.contains(M.idKey) ?? true, String(describing: model.id) != ref.id {
+        if keys?.contains(M.idKey) ?? true, !ref.isID(of: model.id) {
             throw ModelError(code: .invalidValue, message: "the model's id \(model.id) is not the record's id \(ref.id)", keyPath: M.idKey, ref: ref)
         }
         let (values, modelKeys) = try Self.valuesAndKeys(of: model, ref: ref)

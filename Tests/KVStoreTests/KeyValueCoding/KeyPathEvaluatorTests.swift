@@ -192,13 +192,23 @@ struct KeyPathEvaluatorTests {
         #expect(try KeyPathEvaluator.value(at: [], in: 7, source: source, fullPath: path) == 7)
     }
 
+    @Test("@count on a dictionary counts its entries, as NSDictionary's count does")
+    func countOfADictionary() throws {
+        let fixture = Fixture()
+        #expect(try fixture.value("address.@count", of: fixture.ada) == 2, "null entries count too")
+        #expect(try fixture.value("address.@count", of: fixture.charles) == 1)
+        let path = try KeyValuePath("@count.city")
+        let counted = try KeyPathEvaluator.value(at: path.components[...], in: ["a": 1, "b": [:]], source: fixture.source, fullPath: path)
+        #expect(counted == 2, "a right key path is ignored, as for an array")
+    }
+
     // MARK: Errors
 
     @Test(
         "an operator on a value that is not an array is an error naming the operator, path and type",
         arguments: [
             ("title.@sum", "collection operator @sum needs a collection, 'title' is a string"),
-            ("address.@count", "collection operator @count needs a collection, 'address' is a dictionary"),
+            ("address.@sum", "collection operator @sum needs a collection, 'address' is a dictionary"),
             ("spouse.@max.x", "collection operator @max needs a collection, 'spouse' is a reference"),
             ("@count", "collection operator @count needs a collection, the value is a reference"),
             ("scores.@sum.@count", "collection operator @count needs a collection, an element of 'scores' is an int"),

@@ -135,7 +135,9 @@ import Testing
     @Test func aUUIDIDNamesTheRecord() throws {
         let device = Device(id: UUID(), name: "phone")
         try store.insert(device)
-        #expect(try store.read { try $0.contains(RecordRef(kind: "device", id: device.id.uuidString)) })
+        let lowercase = try RecordRef(kind: "device", id: device.id.uuidString.lowercased())
+        #expect(try Device.ref(id: device.id) == lowercase)
+        #expect(try store.record(lowercase)?["id"] == .string(lowercase.id), "one spelling: the ref's id is the stored id")
         #expect(try store.fetch(Device.self, id: device.id) == device)
         let other = UUID()
         try store.insert(["name": "tablet"], as: RecordRef(kind: "device", id: other.uuidString))
