@@ -76,7 +76,7 @@ public final class SyncEngine: Sendable {
 
     /// One pass on a connected client.
     func pass(_ client: HubClient, _ configuration: SyncConfiguration) async throws -> SyncReport {
-        let probe = try await client.probe()
+        let probe = try await client.probe(localClock: store.options.wallClock)
         var report = SyncReport()
         report.hub = probe.identity
         report.clockOffsetMilliseconds = probe.offsetMilliseconds
