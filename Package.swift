@@ -19,6 +19,9 @@ let package = Package(
         .executable(name: "kvstore", targets: ["kvstore"]),
         // Sync through a PostgreSQL hub (postgres-nio): apps that do not sync never link it.
         .library(name: "KVStoreSync", targets: ["KVStoreSync"]),
+        // A throwaway PostgreSQL server (initdb + pg_ctl): for the tests and the benchmark
+        // harness, not for apps.
+        .library(name: "PostgreSQLFixture", targets: ["PostgreSQLFixture"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -75,7 +78,8 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: strict
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "PostgreSQLFixture", path: "Tests/PostgreSQLFixture", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["PostgreSQLFixture"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "KVStoreTests",

@@ -67,6 +67,8 @@ public struct HubChange: Sendable, Equatable {
             return "a change '\(change.rawValue)' takes no key"
         case .set where value == nil:
             return "a change 'set' needs a value"
+        case .insert where value != nil && value?.dictionaryValue == nil:
+            return "a change 'insert' takes the record (a dictionary) as its value"
         case .remove where value != nil, .delete where value != nil:
             return "a change '\(change.rawValue)' takes no value"
         default:

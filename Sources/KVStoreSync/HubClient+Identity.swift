@@ -19,9 +19,15 @@ extension HubClient {
     /// Reads the hub's identity and its clock (`clock_timestamp()`), and measures the offset of
     /// the hub's clock from this machine's.
     public func probe() async throws(SyncError) -> HubProbe {
-        let before = Date()
+        try await probe(localClock: { Date() })
+    }
+
+    /// ``probe()`` against `localClock`, the clock of the store that syncs (its
+    /// `Store.Options.wallClock`).
+    func probe(localClock: () -> Date) async throws(SyncError) -> HubProbe {
+        let before = localClock()
         let rows = try await rows(PostgresQuery(unsafeSQL: "SELECT id, clock_timestamp() FROM \(tables.hub)"))
-        let after = Date()
+        let after = localClock()
         guard rows.count == 1, let (identity, hubNow) = try? rows[0].decode((UUID, Date).self) else {
             throw SyncError(.refused, hub: configuration.name, "the hub's table \(tables.schema).hub must hold exactly one row (it holds \(rows.count))")
         }

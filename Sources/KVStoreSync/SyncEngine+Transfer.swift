@@ -54,7 +54,7 @@ extension SyncEngine {
             }
             if page.rows.isEmpty && page.cursor == cursor { return }
             let changes = page.rows.map(\.change.remote)
-            let hubNow = Date().addingTimeInterval(Double(hub.offsetMilliseconds) / 1000)
+            let hubNow = store.options.wallClock().addingTimeInterval(Double(hub.offsetMilliseconds) / 1000)
             let applied = try local {
                 try store.write { txn in
                     let applied = changes.isEmpty ? RemoteApplyReport() : try txn.applyRemote(changes, hubNow: hubNow)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TestSupport
+@testable import PostgreSQLFixture
+import TestSupport
 
 /// The clean-up of clusters a crashed test run left behind must stop only their servers: after a
 /// reboot (a persistent temporary directory) the number in a stale `postmaster.pid` may be any

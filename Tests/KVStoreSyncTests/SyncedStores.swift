@@ -8,12 +8,18 @@ final class SyncedStores: Sendable {
     let directory: TemporaryDirectory
     let stores: [Store]
 
-    init(_ count: Int) throws {
+    /// `count` stores; store `i`'s clock runs `clockOffsets[i]` seconds ahead of this machine's
+    /// (behind when negative; none given: on time).
+    init(_ count: Int, clockOffsets: [TimeInterval] = []) throws {
         let directory = try TemporaryDirectory()
         self.directory = directory
-        var options = Store.Options()
-        options.durability = .noSync
-        stores = try (0..<count).map { try Store(path: directory.path("store-\($0)"), options: options) }
+        stores = try (0..<count).map { index in
+            var options = Store.Options()
+            options.durability = .noSync
+            let offset = index < clockOffsets.count ? clockOffsets[index] : 0
+            if offset != 0 { options.wallClock = { Date().addingTimeInterval(offset) } }
+            return try Store(path: directory.path("store-\(index)"), options: options)
+        }
     }
 
     subscript(index: Int) -> Store { stores[index] }

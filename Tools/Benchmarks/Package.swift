@@ -24,6 +24,9 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 .product(name: "KVStore", package: "kvstore"),
+                // The sync figures: the engine, and a throwaway PostgreSQL hub as the tests start theirs.
+                .product(name: "KVStoreSync", package: "kvstore"),
+                .product(name: "PostgreSQLFixture", package: "kvstore"),
                 "CRawLMDB",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -40,7 +40,7 @@ struct SyncCommand: ParsableCommand {
     var follow = false
 
     @Option(help: ArgumentHelp("Journal entries per upload batch and changes per download page.", valueName: "n"))
-    var batch = 1000
+    var batch = 5000
 
     @Option(help: ArgumentHelp("A file whose first line is the hub's password (readable by its owner only).", valueName: "file"))
     var passwordFile: String?

@@ -66,6 +66,9 @@ public final class Store: Sendable {
         /// (group commit, default true; see ``Store/write(_:)``). Turning it off makes every write
         /// commit on its own (for measurements).
         public var groupsCommits: Bool = true
+        /// The wall clock this process's writes read: the journal's timestamps, and the physical
+        /// time of the sync stamps (``HybridTime``). Tests set a clock ahead or behind.
+        package var wallClock: @Sendable () -> Date = { Date() }
 
         /// The defaults: create when missing, read-write, full durability, owner-only files.
         public init() {}

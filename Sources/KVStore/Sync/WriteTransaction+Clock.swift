@@ -16,9 +16,14 @@ extension WriteTransaction {
     /// record changed, a kind that syncs) is not before that, the entry is stamped just after
     /// `floor` instead — a local change must win over every change the record's state holds,
     /// even one from a clock so far ahead that the clock did not adopt it — but the clock does
-    /// not move there: other records' changes keep this machine's time.
+    /// not move there: other records' changes keep this machine's time. A clock clamped to the
+    /// hub's time (``clockMilliseconds()``) does not go on from a state more than
+    /// ``clockTolerance`` ahead of it — the stamps this store gave before it learned the hub's
+    /// time keep their times, but are no more adopted than another store's that far ahead.
     func nextStampTime(after floor: SyncStamp? = nil) throws -> HybridTime {
-        let last = try clockState ?? recoveredClock(), now = try clockMilliseconds()
+        let now = try clockMilliseconds()
+        var last = try clockState ?? recoveredClock()
+        if clockOffset != 0, let state = last, state.wall > now + Self.clockTolerance { last = nil }
         let next = last.map { $0.successor(now: now) } ?? HybridTime(wall: now, counter: 0)
         clockState = next
         guard let floor, floor.time >= next else { return next }

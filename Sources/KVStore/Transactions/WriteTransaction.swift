@@ -59,11 +59,17 @@ public final class WriteTransaction: ReadTransaction {
     /// must not commit (``finish()`` throws it), even if the caller caught the error; also a
     /// batch of remote changes refused halfway.
     var unjournaled: (any Error)?
-    private let timestamp = Date()
+    /// The store's wall clock when the transaction began (``Store/Options/wallClock``).
+    private let timestamp: Date
     /// Whether the changes are applied from another store's journal (allowed on a replica).
     var isApplying = false
     /// The indexes this transaction keeps, by kind (see `WriteTransaction+IndexMaintenance`).
     var indexState = IndexWriteState()
+
+    override init(store: Store, transaction: LMDB.Transaction) {
+        timestamp = store.options.wallClock()
+        super.init(store: store, transaction: transaction)
+    }
 
     // MARK: Journal
 

@@ -64,9 +64,10 @@ func measure(_ config: Configuration, root: String) throws -> Report {
         checksum = checksum &* 31 &+ feedChecksum
         plans = feeds.plans
     }
+    let syncFigures = try SyncFigures(config: config, root: root, firstNumber: FeedQueryBench.firstNumber + FeedQueryBench.numberedCount).run()
     log("done in \(ContinuousClock.now - start)")
     let load = [loadBefore, Report.loadAverage()].compactMap { $0 }
-    return Report(config: config, data: facts, results: results, measurements: measurements, checksum: checksum, loadAverage: load,
+    return Report(config: config, data: facts, results: results, measurements: measurements + syncFigures, checksum: checksum, loadAverage: load,
                   plans: plans)
 }
 

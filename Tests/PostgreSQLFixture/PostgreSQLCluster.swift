@@ -6,8 +6,8 @@ import Foundation
 /// and removed when the value goes away. Servers still running when the test process exits are
 /// stopped then, and those a crashed run left behind are stopped by the next cluster started.
 ///
-/// Tests tagged ``Testing/Tag/postgresql`` (with ``Testing/Trait/skippedByTag``) skip, saying
-/// why, when PostgreSQL is not installed.
+/// Tests tagged `.postgresql` (with `.skippedByTag`, in TestSupport) skip, saying why, when
+/// PostgreSQL is not installed; the benchmark harness skips its sync figures then.
 ///
 /// ```swift
 /// let cluster = try PostgreSQLCluster()
