@@ -59,7 +59,7 @@ extension SyncEngine {
                                  _ events: @escaping @Sendable (SyncEvent) -> Void) async throws {
         let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let store = store, poll = options.pollInterval, hubName = hub.name
-        let start = try store.read { try $0.lastSequence() }
+        let start = try await store.read { try $0.lastSequence() }
         try await client.withWakeUps { wakeUps in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {

@@ -8,14 +8,16 @@ extension SyncEngine {
     /// on after them (listed in the report) rather than failing at every pass.
     func upload(_ client: HubClient, after through: UInt64, hub: HubProbe, into report: inout SyncReport) async throws {
         var through = through
-        let oldest = try store.read { try $0.oldestCoveredCursor() }
+        let oldest = try await store.read { try $0.oldestCoveredCursor() }
         if through < oldest {
             report.truncatedBeforeUpload = through + 1 ... oldest
             try storeUploadCursor(oldest, hub: hub)
             through = oldest
         }
         while true {
-            let (changes, last) = try store.read { try $0.localChanges(after: through, limit: options.batchSize) }
+            let (changes, last) = try await store.read { [through, limit = options.batchSize] in
+                try $0.localChanges(after: through, limit: limit)
+            }
             guard last > through else { return }
             if !changes.isEmpty {
                 let result = try await client.upload(changes.map(HubChange.init), from: store.id)

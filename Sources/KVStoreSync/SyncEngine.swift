@@ -84,10 +84,10 @@ public final class SyncEngine: Sendable {
         report.clockOffsetMilliseconds = probe.offsetMilliseconds
         try await checkNotRestored(client)
         let cursors = try prepareCursors(probe)
-        let start = try store.read { try $0.syncUploadStart() }
+        let start = try await store.read { try $0.syncUploadStart() }
         try await upload(client, after: max(cursors.uploadedThrough, start), hub: probe, into: &report)
         try await download(client, after: cursors.download, kinds: configuration.kinds, hub: probe, into: &report)
-        report.clockClamped = try store.read { try $0.clockIsClamped() }
+        report.clockClamped = try await store.read { try $0.clockIsClamped() }
         return report
     }
 
@@ -137,7 +137,7 @@ public final class SyncEngine: Sendable {
     /// from a backup or copied (syncing it would fork the id's sequences).
     private func checkNotRestored(_ client: HubClient) async throws {
         guard let through = try await client.store(store.id)?.uploadedThrough else { return }
-        let last = try store.read { try $0.lastSequence() }
+        let last = try await store.read { try $0.lastSequence() }
         if through > last {
             throw SyncError(.restoredOrCopied, hub: hub.name, "store \(store.path) (id \(store.id.lowercasedText)) was restored from a "
                                 + "backup or copied: the hub holds its changes through sequence \(through), its journal ends at \(last); "

@@ -15,7 +15,7 @@ extension HubTests {
             let first = try await SyncTool.run(["sync", a, database.url(), "--kinds", "note"], in: dir)
             #expect(first.status == 0 && first.stderr.isEmpty, "\(first)")
             #expect(first.stdout.contains("uploaded 0 changes (0 new to the hub) in 0 batches\n"))
-            try stores[0].write { txn in for n in 0..<3 { try txn.put(.int(Int64(n)), forKey: "n", of: try RecordRef("note/\(n)")) } }
+            try await stores[0].write { txn in for n in 0..<3 { try txn.put(.int(Int64(n)), forKey: "n", of: try RecordRef("note/\(n)")) } }
             let upload = try await SyncTool.run(["sync", a, database.url()], in: dir)
             #expect(upload.stdout.contains("uploaded 3 changes (3 new to the hub) in 1 batch\n"), "\(upload)")
             let download = try await SyncTool.run(["sync", b, database.url(), "--kinds", "note", "--batch", "2"], in: dir)

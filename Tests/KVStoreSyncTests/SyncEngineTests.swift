@@ -17,10 +17,12 @@ extension HubTests {
             var random = SeededRandom(seed)
             for round in 0..<3 {
                 for index in 0..<3 {
-                    try stores[index].write { txn in
+                    // Drawn in the same order as inside the write: a record, then a change, per n.
+                    let picks = (0..<5).map { _ in (Int.random(in: 0..<4, using: &random), Int.random(in: 0..<6, using: &random)) }
+                    try await stores[index].write { txn in
                         for n in 0..<5 {
-                            let ref = try RecordRef("note/\(Int.random(in: 0..<4, using: &random))")
-                            switch Int.random(in: 0..<6, using: &random) {
+                            let ref = try RecordRef("note/\(picks[n].0)")
+                            switch picks[n].1 {
                             case 0: if try txn.record(ref) != nil { try txn.delete(ref) }
                             case 1: if try txn.record(ref) != nil { try txn.removeValue(forKey: "title", of: ref) }
                             default: try txn.put(.string("s\(index) r\(round) n\(n)"), forKey: ["title", "body"][n % 2], of: ref)
@@ -50,18 +52,18 @@ extension HubTests {
             let backup = stores.directory.path("backup")
             try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: false)
             try FileManager.default.copyItem(atPath: stores[0].path + "/data.mdb", toPath: backup + "/data.mdb")
-            try stores[0].write { txn in for n in 0..<3 { try txn.put(.int(Int64(n)), forKey: "n", of: try RecordRef("note/\(n)")) } }
+            try await stores[0].write { txn in for n in 0..<3 { try txn.put(.int(Int64(n)), forKey: "n", of: try RecordRef("note/\(n)")) } }
             _ = try await engine.sync()
             var options = Store.Options()
             options.durability = .noSync
             let restored = try Store(path: backup, options: options)
-            let before = try restored.read { try $0.syncCursors() }
+            let before = try await restored.read { try $0.syncCursors() }
             let error = await #expect(throws: SyncError.self) {
                 try await SyncEngine(store: restored, hub: try database.configuration()).sync()
             }
             #expect(error?.code == .restoredOrCopied)
             #expect(error?.message.contains("was restored from a backup or copied: the hub holds its changes through sequence") == true)
-            #expect(try restored.read { try $0.syncCursors() } == before)  // nothing written
+            #expect(try await restored.read { try $0.syncCursors() } == before)  // nothing written
         }
 
         /// Kinds outside the store's sync kinds are never uploaded; a store syncing other kinds
@@ -71,7 +73,7 @@ extension HubTests {
             let stores = try SyncedStores(2)
             let a = try stores.engine(0, database, kinds: ["note"]), b = try stores.engine(1, database, kinds: ["task"])
             _ = try await a.sync()
-            try stores[0].write { txn in
+            try await stores[0].write { txn in
                 try txn.put("synced", forKey: "title", of: try RecordRef("note/1"))
                 try txn.put("local", forKey: "title", of: try RecordRef("draft/1"))
             }

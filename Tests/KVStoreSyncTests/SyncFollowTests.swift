@@ -26,12 +26,12 @@ import TestSupport
         }
         defer { followers.forEach { $0.cancel() } }
 
-        try stores[0].write { try $0.put("before", forKey: "title", of: try RecordRef("note/1")) }
+        try await stores[0].write { try $0.put("before", forKey: "title", of: try RecordRef("note/1")) }
         #expect(await eventually { try stores.records(1)[try RecordRef("note/1")]?["title"] == "before" })
 
         try await onOwnThread { cluster.stopImmediately() }
-        try stores[0].write { try $0.put("while down", forKey: "title", of: try RecordRef("note/1")) }
-        try stores[1].write { try $0.put("offline", forKey: "body", of: try RecordRef("note/2")) }
+        try await stores[0].write { try $0.put("while down", forKey: "title", of: try RecordRef("note/1")) }
+        try await stores[1].write { try $0.put("offline", forKey: "body", of: try RecordRef("note/2")) }
         #expect(await eventually { disconnects.value >= 2 })
         try await onOwnThread { try cluster.restart() }
 

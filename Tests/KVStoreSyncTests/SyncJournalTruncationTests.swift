@@ -13,12 +13,12 @@ extension HubTests {
         @Test func aJournalTruncatedBeforeSyncStartedDoesNotBlockIt() async throws {
             let database = try await HubDatabase.make()
             let stores = try SyncedStores(2)
-            try stores[0].write { try $0.insert(["n": 1], as: try RecordRef("person/1")) }
-            try stores[0].truncateJournal(before: try stores[0].read { try $0.lastSequence() } + 1)
+            try await stores[0].write { try $0.insert(["n": 1], as: try RecordRef("person/1")) }
+            try stores[0].truncateJournal(before: try await stores[0].read { try $0.lastSequence() } + 1)
             let engines = try (0..<2).map { try stores.engine($0, database) }
             _ = try await engines[0].sync()
             let note = try RecordRef("note/1")
-            try stores[0].write { try $0.insert(["title": "a"], as: note) }
+            try await stores[0].write { try $0.insert(["title": "a"], as: note) }
             #expect(try SyncStatus.read(stores[0])?.pendingUploads == 1)
             _ = try await engines[0].sync()
             _ = try await engines[1].sync()
@@ -33,10 +33,10 @@ extension HubTests {
             let stores = try SyncedStores(2)
             let engines = try (0..<2).map { try stores.engine($0, database) }
             for engine in engines { _ = try await engine.sync() }
-            try stores[0].write { try $0.insert(["n": 1], as: try RecordRef("note/1")) }
-            try stores[0].write { try $0.insert(["n": 2], as: try RecordRef("note/2")) }
+            try await stores[0].write { try $0.insert(["n": 1], as: try RecordRef("note/1")) }
+            try await stores[0].write { try $0.insert(["n": 2], as: try RecordRef("note/2")) }
             try stores[0].truncateJournal(before: 3, force: true)
-            try stores[0].write { try $0.insert(["n": 3], as: try RecordRef("note/3")) }
+            try await stores[0].write { try $0.insert(["n": 3], as: try RecordRef("note/3")) }
             #expect(try SyncStatus.read(stores[0])?.pendingUploads == 1)
             let report = try await engines[0].sync()
             #expect(report.truncatedBeforeUpload == 1 ... 2 && report.uploaded == 1)

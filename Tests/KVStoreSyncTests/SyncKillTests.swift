@@ -27,10 +27,10 @@ extension HubTests {
             let stores = try SyncedStores(2)
             try stores.writeNotes(0, count: Self.count)
             _ = try await stores.engine(0, database).sync()
-            try stores[1].write { try $0.setSyncConfiguration(SyncConfiguration(kinds: ["note"])) }
+            try await stores[1].write { try $0.setSyncConfiguration(SyncConfiguration(kinds: ["note"])) }
             let kills = try await Self.syncKilledAtRandom(stores[1].path, database, in: stores.directory)
             #expect(try stores.records(1) == stores.records(0), "after \(kills) kills")
-            let applied = try stores[1].read { try $0.journalEntries(after: 0) }.filter { $0.origin != nil }
+            let applied = try await stores[1].read { try $0.journalEntries(after: 0) }.filter { $0.origin != nil }
             #expect(applied.count == Self.count)  // each remote change journaled once
             #expect(Set(applied.map(\.origin)).count == Self.count)
         }

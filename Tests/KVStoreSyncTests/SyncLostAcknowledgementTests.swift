@@ -17,9 +17,9 @@ extension HubTests {
             let engines = try (0..<2).map { try stores.engine($0, database) }
             for engine in engines { _ = try await engine.sync() }
             let note = try RecordRef("note/1")
-            try stores[0].write { try $0.insert(["title": "a", "body": "b"], as: note) }
+            try await stores[0].write { try $0.insert(["title": "a", "body": "b"], as: note) }
             try await Self.syncLosingAcknowledgement(engines[0])
-            try stores[0].write { try $0.setValue("c", forKey: "title", of: note) }
+            try await stores[0].write { try $0.setValue("c", forKey: "title", of: note) }
             _ = try await engines[0].sync()
             _ = try await engines[1].sync()
             #expect(try stores.records(1) == [note: ["title": "c", "body": "b"]])
@@ -55,9 +55,9 @@ extension HubTests {
         /// Syncs, then puts the upload cursor back where it was: the hub committed the uploads,
         /// the store never heard.
         static func syncLosingAcknowledgement(_ engine: SyncEngine) async throws {
-            let before = try #require(try engine.store.read { try $0.syncCursors() })
+            let before = try #require(try await engine.store.read { try $0.syncCursors() })
             _ = try await engine.sync()
-            try engine.store.write { txn in
+            try await engine.store.write { txn in
                 var cursors = try #require(try txn.syncCursors())
                 cursors.uploadedThrough = before.uploadedThrough
                 try txn.setSyncCursors(cursors)

@@ -46,19 +46,19 @@ extension HubTests {
             _ = try await a.sync()
             _ = try await b.sync()
             let (one, two) = (try RecordRef("note/1"), try RecordRef("note/2"))
-            try stores[0].write { txn in
+            try await stores[0].write { txn in
                 try txn.put("title", forKey: "title", of: one)
                 try txn.put("doomed", forKey: "title", of: two)
             }
             _ = try await a.sync()
             _ = try await b.sync()
-            try stores[1].write { txn in
+            try await stores[1].write { txn in
                 try txn.delete(one)
                 try txn.delete(two)
             }
             _ = try await b.sync()
             try await Task.sleep(for: .milliseconds(5))
-            try stores[0].write { try $0.put("later", forKey: "body", of: one) }  // A has not seen the deletion
+            try await stores[0].write { try $0.put("later", forKey: "body", of: one) }  // A has not seen the deletion
             for engine in [a, b, a] { _ = try await engine.sync() }
             for index in 0..<2 {
                 let records = try stores.records(index)

@@ -17,9 +17,14 @@ import Synchronization
 /// follower.stop()
 /// ```
 ///
-/// LMDB has no change notification, so the follower polls LMDB's last transaction id — a read of
-/// the environment's meta page, no transaction — every 1 to 5 ms (see ``JournalFollowOptions``),
-/// and opens a short read transaction only when it changed. Following a ``JournalConsumer``
+/// LMDB has no change notification. On Linux the follower sleeps until the store's `data.mdb`
+/// changes (an `inotify` watch: LMDB writes the file at every commit, in this process or another,
+/// whatever the ``Durability``), then checks LMDB's last transaction id — a read of the
+/// environment's meta page, no transaction — and opens a short read transaction only when it
+/// changed. After a wake-up or new entries it checks again after the shortest poll interval,
+/// doubling up to one second while idle (a safety net: an idle follower wakes about once a
+/// second). Where the file cannot be watched it polls every 1 to 5 ms instead (see
+/// ``JournalFollowOptions``). Following a ``JournalConsumer``
 /// starts at its stored cursor and commits the cursor after each batch the closure handled
 /// without throwing (at-least-once: a crash inside the closure redelivers that batch).
 public final class JournalFollower: Sendable {
@@ -28,6 +33,9 @@ public final class JournalFollower: Sendable {
     private let consumer: JournalConsumer?
     private let options: JournalFollowOptions
     private let stopped = Atomic<Bool>(false)
+    private let wakeup = CommitWakeup()
+    /// How many times ``run(_:)`` looked for new entries (tests check that an idle one rarely does).
+    let polls = Atomic<Int>(0)
 
     /// A follower that delivers the entries after sequence `cursor`, then every entry committed
     /// later. Its position lives only in memory. 0 starts at sequence 1; once the journal was
@@ -62,21 +70,26 @@ public final class JournalFollower: Sendable {
         var tail = JournalTail(
             store: store, position: try start ?? consumer!.cursor(), batchLimit: options.batchLimit,
             consumer: consumer?.name)
-        var backoff = PollBackoff(options.pollInterval)
+        let watcher = CommitWatcher.shared(for: store)
+        let subscription = watcher.subscribe { [wakeup] in wakeup.wake() }
+        defer { if let subscription { watcher.unsubscribe(subscription) } }
+        var backoff = PollBackoff(options.pollInterval, watched: subscription != nil)
         while !isStopped {
+            polls.add(1, ordering: .relaxed)
             if let batch = try tail.poll(), let last = batch.last {
                 try body(batch)
                 try consumer?.commit(through: last.sequence)
                 backoff.reset()
-            } else {
-                Thread.sleep(forTimeInterval: backoff.next().seconds)
+            } else if wakeup.wait(timeout: backoff.next()) {
+                backoff.reset()
             }
         }
     }
 
-    /// Ends ``run(_:)`` after the batch it is delivering (within one poll interval when idle).
+    /// Ends ``run(_:)`` after the batch it is delivering (at once when idle).
     public func stop() {
         stopped.store(true, ordering: .releasing)
+        wakeup.wake()
     }
 
     /// Whether ``stop()`` was called.

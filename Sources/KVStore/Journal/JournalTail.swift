@@ -64,8 +64,14 @@ struct PollBackoff {
     /// The shortest interval allowed: a lower bound of zero would never sleep.
     static let shortest = Duration.microseconds(100)
 
-    init(_ range: ClosedRange<Duration>) {
-        self.range = max(range.lowerBound, Self.shortest) ... max(range.upperBound, Self.shortest)
+    /// The longest interval of a follower woken by commits (``CommitWatcher``): a safety net only.
+    static let watchedLongest = Duration.seconds(1)
+
+    /// The back-off over `range`; when `watched` (commits wake the follower), up to
+    /// ``watchedLongest`` at least.
+    init(_ range: ClosedRange<Duration>, watched: Bool = false) {
+        let upper = watched ? max(range.upperBound, Self.watchedLongest) : range.upperBound
+        self.range = max(range.lowerBound, Self.shortest) ... max(upper, Self.shortest)
         current = self.range.lowerBound
     }
 
@@ -87,7 +93,8 @@ public struct JournalFollowOptions: Sendable {
     /// The pause between two polls while nothing commits: the lower bound after new entries,
     /// doubling up to the upper bound while idle (default 1…5 ms). A commit is seen within about the
     /// upper bound; each idle poll costs one `mdb_env_info` call and no transaction. Intervals
-    /// shorter than 0.1 ms count as 0.1 ms.
+    /// shorter than 0.1 ms count as 0.1 ms. A ``JournalFollower`` that can watch the store's file
+    /// (Linux) is woken by each commit instead, and doubles its pause up to one second at least.
     public var pollInterval: ClosedRange<Duration> = .milliseconds(1) ... .milliseconds(5)
 
     /// The defaults: batches of 1,000 entries, polls every 1 to 5 ms.

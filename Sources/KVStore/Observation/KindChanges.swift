@@ -22,6 +22,10 @@ public struct KindChanges: Sendable, Hashable {
     public var deleted: Set<String> = []
     /// Records that existed before and after the commit, and whose keys it changed.
     public var modified: Set<String> = []
+    /// The values of the key paths carried by ``Store/kindChanges(_:carrying:options:)``, by record
+    /// id and key path: after the change for inserted and modified records, before it for deleted
+    /// ones (from the journal). A key path with no value is left out; empty when none is carried.
+    public var values: [String: [String: Value]] = [:]
 
     /// The changes one commit made to the records of `kind` (ids).
     public init(kind: String, commitID: UInt64, inserted: Set<String> = [], deleted: Set<String> = [], modified: Set<String> = []) {

@@ -48,7 +48,7 @@ struct LiveQueryDocExampleTests {
         var ids: [[String]] = []
         for try await change in store.liveResults(of: unread) {
             ids.append(change.ids)
-            if ids.count == 1 { try store.write { try $0.delete(RecordRef("item/1")) } } else { break }
+            if ids.count == 1 { try await store.write { try $0.delete(RecordRef("item/1")) } } else { break }
         }
         #expect(ids == [["1", "10", "11"], ["10", "11", "13"]])
     }

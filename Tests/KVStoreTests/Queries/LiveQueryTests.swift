@@ -214,7 +214,7 @@ import TestSupport
         var changes = store.liveResults(of: query, options: livePolling).makeAsyncIterator()
         let initial = try #require(try await changes.next())
         #expect(initial.ids == ["07", "05"])
-        try store.write { try $0.setValue(.date(FetchStore.day(8)), forKey: "published", of: ref("item/01")) }
+        try await store.write { try $0.setValue(.date(FetchStore.day(8)), forKey: "published", of: ref("item/01")) }
         let change = try #require(try await changes.next())
         #expect(change.ids == ["01", "07"])
         #expect(change.lists == [[1], [0], [], []])

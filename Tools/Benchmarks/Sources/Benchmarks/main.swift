@@ -15,6 +15,8 @@ func main() throws {
     case "replication-lag-follower": return try ReplicationLag.follow(Array(CommandLine.arguments.dropFirst(2)))
     case "tcp-lag": return try TCPReplicationLag.run(Array(CommandLine.arguments.dropFirst(2)))
     case "live-query": return try LiveQueryUpdate.run(Array(CommandLine.arguments.dropFirst(2)))
+    case "kind-change-latency": return try KindChangeLatency.run(Array(CommandLine.arguments.dropFirst(2)))
+    case "kind-change-latency-writer": return try KindChangeLatency.write(Array(CommandLine.arguments.dropFirst(2)))
     default: break
     }
     let config: Configuration
