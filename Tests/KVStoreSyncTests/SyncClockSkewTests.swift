@@ -24,12 +24,12 @@ extension HubTests {
 
             // Before A ever synced: its stamps are an hour ahead, and win as stamped.
             try stores.writeNotes(0, count: 1)
-            try stores[0].write { try $0.put("A, first", forKey: "title", of: shared) }
+            try await stores[0].write { try $0.put("A, first", forKey: "title", of: shared) }
             let early = try #require(try Self.lastLocalStamp(stores[0], of: shared))
             #expect(Double(early.wall) / 1000 > Date().timeIntervalSince1970 + Self.hour - 60)
             try await Task.sleep(for: .milliseconds(5))
-            try stores[1].write { try $0.put("B, later", forKey: "title", of: shared) }
-            try stores[2].write { try $0.put("C", forKey: "body", of: shared) }
+            try await stores[1].write { try $0.put("B, later", forKey: "title", of: shared) }
+            try await stores[2].write { try $0.put("C", forKey: "body", of: shared) }
             try stores.writeNotes(2, count: 1)
             let reports = try await Self.syncInRandomOrder(engines, rounds: 2, using: &random)
             try Self.expectSameRecords(stores)
@@ -39,15 +39,15 @@ extension HubTests {
             #expect(reports[0].last?.clockClamped == true)
 
             // After: A's new stamps take the hub's time, and a later write elsewhere wins.
-            #expect(try stores[0].read { try $0.clockIsClamped() })
-            try stores[0].write { try $0.put("A, clamped", forKey: "title", of: fresh) }
+            #expect(try await stores[0].read { try $0.clockIsClamped() })
+            try await stores[0].write { try $0.put("A, clamped", forKey: "title", of: fresh) }
             let clamped = try #require(try Self.lastLocalStamp(stores[0], of: fresh))
             #expect(abs(Double(clamped.wall) / 1000 - Date().timeIntervalSince1970) < 60, "A stamped \(clamped) after it knew the hub's time")
             try await Task.sleep(for: .milliseconds(5))
-            try stores[1].write { try $0.put("B, after", forKey: "title", of: fresh) }
-            try stores[2].write { try $0.put("C", forKey: "body", of: fresh) }
+            try await stores[1].write { try $0.put("B, after", forKey: "title", of: fresh) }
+            try await stores[2].write { try $0.put("C", forKey: "body", of: fresh) }
             // A record holding A's early stamp: a change made after it there is stamped after it.
-            try stores[2].write { try $0.put("C, after seeing A", forKey: "title", of: shared) }
+            try await stores[2].write { try $0.put("C, after seeing A", forKey: "title", of: shared) }
             _ = try await Self.syncInRandomOrder(engines, rounds: 2, using: &random)
             try Self.expectSameRecords(stores)
             let records = try stores.records(0)
@@ -65,16 +65,16 @@ extension HubTests {
             let (seen, concurrent) = (try RecordRef("note/seen"), try RecordRef("note/concurrent"))
 
             // C writes after downloading B's change: its clock moved to B's stamp, and it wins.
-            try stores[1].write { try $0.put("B", forKey: "title", of: seen) }
+            try await stores[1].write { try $0.put("B", forKey: "title", of: seen) }
             _ = try await engines[1].sync()
             _ = try await engines[2].sync()
-            try stores[2].write { try $0.put("C, after B", forKey: "title", of: seen) }
+            try await stores[2].write { try $0.put("C, after B", forKey: "title", of: seen) }
             // B and C write one key without syncing in between, C last: B's stamp is later.
             try await Task.sleep(for: .milliseconds(5))
-            try stores[1].write { try $0.put("B", forKey: "title", of: concurrent) }
+            try await stores[1].write { try $0.put("B", forKey: "title", of: concurrent) }
             try await Task.sleep(for: .milliseconds(5))
-            try stores[2].write { try $0.put("C, last", forKey: "title", of: concurrent) }
-            try stores[0].write { try $0.put("A", forKey: "body", of: concurrent) }
+            try await stores[2].write { try $0.put("C, last", forKey: "title", of: concurrent) }
+            try await stores[0].write { try $0.put("A", forKey: "body", of: concurrent) }
             let reports = try await Self.syncInRandomOrder(engines, rounds: 2, using: &random)
             try Self.expectSameRecords(stores)
             let records = try stores.records(0)
