@@ -24,9 +24,9 @@ enum KindListing {
     }
 
     /// The line naming the migrations applied to the store, in the order they ran; none when
-    /// there are none.
+    /// there are none. The names are the app's: their control characters are written escaped.
     static func migrationLines(_ names: [String]) -> [String] {
-        names.isEmpty ? [] : ["applied migrations: " + names.joined(separator: ", ")]
+        names.isEmpty ? [] : ["applied migrations: " + StandardError.escapingControls(names.joined(separator: ", "))]
     }
 
     /// A closed kind's keys as `--key` takes them (`age:int notes`), in key order.

@@ -16,7 +16,8 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         case unknownMigrations
         /// A migration threw: its transaction was abandoned, and later migrations did not run.
         case migrationFailed
-        /// Two migrations are registered under one name, or a name is empty.
+        /// Two migrations are registered under one name, or a name is empty or holds a control
+        /// character or line break.
         case invalidName
     }
 

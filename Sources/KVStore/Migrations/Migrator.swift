@@ -1,3 +1,5 @@
+import LMDB
+
 /// Migrations of a store's records from one version of an app's models to the next, registered
 /// by name in the order they must run (<doc:Migrations>).
 ///
@@ -83,10 +85,20 @@ public struct Migrator: Sendable {
         return Set(applied)
     }
 
+    /// Whether `scalar` may not be in a name: the store records it, and messages and
+    /// `kvstore kind` show it on one line.
+    private static func breaksLine(_ scalar: Unicode.Scalar) -> Bool {
+        [.control, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
+    }
+
     private func checkNames(path: String) throws {
         var seen: Set<String> = []
         for name in names {
             if name.isEmpty { throw MigrationError(.invalidName, "a migration has an empty name", migrations: [name], path: path) }
+            if name.unicodeScalars.contains(where: Self.breaksLine) {
+                let shown = name.escapingScalars(where: Self.breaksLine)
+                throw MigrationError(.invalidName, "migration name '\(shown)' holds a control character or line break", migrations: [name], path: path)
+            }
             if !seen.insert(name).inserted {
                 throw MigrationError(.invalidName, "two migrations are registered as '\(name)'", migrations: [name], path: path)
             }

@@ -164,6 +164,7 @@ struct SingleValueEncoding: SingleValueEncodingContainer {
             node.single = child.single
             node.keyed = child.keyed
             node.unkeyed = child.unkeyed
+            node.absentKeys = child.absentKeys  // a save removes the wrapped value's nil optionals
         }
     }
 }
