@@ -15,8 +15,8 @@ import TestSupport
         try dir.succeed("set", store, "task/1", "title", #""Write""#)
     }
 
-    /// The documentation's v2 (Migrations.md), which the migrator must run once only: run again
-    /// on a migrated record, it removes `name`.
+    /// The first form of the documentation's v2 (Migrations.md), which the migrator must run once
+    /// only: run again on a migrated record, it removes `name`.
     static func migrator() -> Migrator {
         var migrator = Migrator()
         migrator.register("v2: rename title") { txn in
@@ -27,8 +27,9 @@ import TestSupport
         return migrator
     }
 
-    /// `kvstore dump ./old | kvstore load ./new`, the copy the tool's help shows, loses the record
-    /// of applied migrations: the app then runs them again on migrated records.
+    /// `kvstore dump ./old | kvstore load ./new`, the copy the tool's help shows, lost the record
+    /// of applied migrations: the app then ran them again on migrated records. The dump now
+    /// starts with them, and load records them.
     @Test func aDumpLoadedIntoANewStoreKeepsItsMigrationsApplied() throws {
         try Self.migrator().migrate(Store(path: store))
         let dump = try dir.succeed("dump", store).stdout
@@ -62,5 +63,38 @@ import TestSupport
         let output = try dir.succeed("kind", store).stdout
         #expect(!output.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }, "\(output)")
         #expect(output.split(separator: "\n").count == 2, "\(output)")
+    }
+
+    /// The migrations line is recorded only where it cannot hide an unmigrated record: a store
+    /// with other migrations applied, or with records and none applied, refuses the load whole.
+    @Test func loadRefusesMigrationsThatDoNotMatchTheStore() throws {
+        try Self.migrator().migrate(Store(path: store))
+        let dump = try dir.succeed("dump", store).stdout
+        #expect(dump.hasPrefix(#"{"migrations":["v2: rename title"]}"# + "\n"), "\(dump)")
+
+        let unmigrated = dir.path("unmigrated")
+        try dir.succeed("set", unmigrated, "task/9", "title", #""Old""#)
+        let refused = try dir.kvstore(["load", unmigrated], input: dump)
+        #expect(refused.status == 1 && refused.stderr.split(separator: "\n").count == 1, "\(refused)")
+        #expect(refused.stderr.contains("line 1:") && refused.stderr.contains("holds records none was applied to"), "\(refused)")
+        #expect(try Store(path: unmigrated).record(RecordRef("task/1")) == nil)
+
+        let other = dir.path("other")
+        var v9 = Migrator()
+        v9.register("v9") { _ in }
+        try v9.migrate(Store(path: other))
+        let otherRefused = try dir.kvstore(["load", other], input: dump)
+        #expect(otherRefused.status == 1 && otherRefused.stderr.contains("and this store has v9"), "\(otherRefused)")
+
+        let again = dir.path("again")
+        #expect(try dir.kvstore(["load", again], input: dump).status == 0)
+        let replaced = try dir.kvstore(["load", again, "--replace"], input: dump)   // the same migrations: nothing to record
+        #expect(replaced.status == 0, "\(replaced)")
+        #expect(try Store(path: again).read { try $0.appliedMigrations() } == ["v2: rename title"])
+
+        let misplaced = try dir.kvstore(["load", dir.path("misplaced")], input: #"{"kind":"a","id":"1","values":{}}"# + "\n" + #"{"migrations":["v2"]}"#)
+        #expect(misplaced.status == 1 && misplaced.stderr.contains("line 2:") && misplaced.stderr.contains("comes before every record"), "\(misplaced)")
+        let malformed = try dir.kvstore(["load", dir.path("malformed")], input: #"{"migrations":"v2"}"#)
+        #expect(malformed.status == 1 && malformed.stderr.contains("a list of names"), "\(malformed)")
     }
 }

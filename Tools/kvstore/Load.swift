@@ -14,7 +14,7 @@ struct LoadCommand: ParsableCommand {
             base64); a longer one is an error naming it. A line without "id" gets a generated one (time-ordered, as \
             the library's insert makes). Every record is inserted through the journal (one \
             recordInserted entry each). Creates the store when nothing is at PATH (or PATH is \
-            an empty directory). Reads standard input when FILE is - or absent.
+            an empty directory). Reads standard input when FILE is - or absent. A first line             {"migrations":[…]}, which dump writes for a migrated store, records those             migrations as applied; a store that has applied others, or holds records and has             applied none, refuses it.
 
             All or nothing by default: the whole input is one transaction, so any bad line — \
             malformed JSON, a bad kind or id, a record that already exists — leaves the store \
@@ -122,13 +122,22 @@ private struct Loader {
         var count = 0
         while count < limit, let line = try reader.nextLine() {
             progress.advance()
-            guard let record = try LoadRecord.parse(line, number: reader.lineNumber) else { continue }
+            let parsed = try LoadRecord.parse(line, number: reader.lineNumber)
             do {
-                try insert(record, in: txn)
+                switch parsed {
+                case nil: continue
+                case .migrations(let names)?:
+                    guard count == 0, committed == 0 else {
+                        throw CommandError("a \"\(LoadRecord.migrationsKey)\" line comes before every record")
+                    }
+                    try txn.adoptMigrations(names)
+                case .record(let record)?:
+                    try insert(record, in: txn)
+                    count += 1
+                }
             } catch {
                 throw CommandError("line \(reader.lineNumber): \(error)")
             }
-            count += 1
         }
         return count
     }

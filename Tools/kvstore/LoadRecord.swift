@@ -1,15 +1,25 @@
 import KVStore
 
 /// One line of `kvstore load`'s input: `{"kind":…,"id":…,"values":{…}}`, as `dump` writes it.
+/// A dump of a migrated store starts with `{"migrations":[…]}` (``LoadLine/migrations(_:)``).
+enum LoadLine {
+    case record(LoadRecord)
+    /// The migrations applied to the store the records were dumped from, in the order they ran.
+    case migrations([String])
+}
+
 struct LoadRecord {
+    /// The key of the line listing a dumped store's applied migrations.
+    static let migrationsKey = "migrations"
+
     let kind: String
     /// Nil when the line has no "id": the store generates one.
     let id: String?
     let values: [String: Value]
 
-    /// The record on `line`, or nil for a blank line.
+    /// The record or migrations on `line`, or nil for a blank line.
     /// - Throws: a ``CommandError`` starting `line N:`.
-    static func parse(_ line: ArraySlice<UInt8>, number: Int) throws(CommandError) -> LoadRecord? {
+    static func parse(_ line: ArraySlice<UInt8>, number: Int) throws(CommandError) -> LoadLine? {
         if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) {
             return nil
         }
@@ -20,6 +30,15 @@ struct LoadRecord {
             throw CommandError("line \(number), column \(error.column): \(error.problem)")
         }
         func fail(_ problem: String) -> CommandError { CommandError("line \(number): \(problem)") }
+        if object.keys.contains(migrationsKey) {
+            guard object.count == 1, case .array(let names)? = object[migrationsKey] else {
+                throw fail("a \"\(migrationsKey)\" line has only that key, a list of names")
+            }
+            return .migrations(try names.map { name throws(CommandError) in
+                guard case .string(let text) = name else { throw fail("\"\(migrationsKey)\" must list names (strings)") }
+                return text
+            })
+        }
         if let unexpected = object.keys.sorted().first(where: { !["kind", "id", "values"].contains($0) }) {
             throw fail("unexpected key '\(unexpected)'; a record line has \"kind\", \"id\" and \"values\"")
         }
@@ -40,6 +59,6 @@ struct LoadRecord {
         } catch {
             throw fail("\(error)")
         }
-        return LoadRecord(kind: kind, id: id, values: values)
+        return .record(LoadRecord(kind: kind, id: id, values: values))
     }
 }

@@ -83,6 +83,9 @@ struct RecordListing {
     /// Writes the records of `kind` (every kind when nil) of `store` in `format`, counting them
     /// on `progress` when given (its total is set from the kinds' counters).
     ///
+    /// In jsonl, a store with applied migrations (``Migrator``) starts with a line listing them,
+    /// `{"migrations":["v2","v3"]}`, which `load` records, so that they do not run again there.
+    ///
     /// One read transaction covers the whole dump, so the dump is one snapshot: loading it gives a
     /// store as it was at one moment, even while writers go on. Memory stays constant for jsonl
     /// and json (records are decoded and written one at a time); table holds its rows to align them.
@@ -91,6 +94,11 @@ struct RecordListing {
     static func write(_ store: Store, kind: String?, format: DumpFormat, to output: StandardOutput, progress: Progress? = nil) throws {
         var listing = RecordListing(format: format, output: output)
         try store.read { txn in
+            // A migrated store's records need its migrations recorded wherever they are loaded.
+            let migrations = try txn.appliedMigrations()
+            if format == .jsonl, !migrations.isEmpty {
+                output.line(TypedJSON.string(from: [LoadRecord.migrationsKey: .array(migrations.map(Value.string))]))
+            }
             try txn.forEachRecord(ofKind: kind) { record in
                 listing.append(record)
                 progress?.advance()

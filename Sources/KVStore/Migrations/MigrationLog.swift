@@ -30,3 +30,32 @@ extension WriteTransaction {
         try declare(KindDeclaration(migrations: applied + [name]), ofKind: MigrationLog.kind)
     }
 }
+
+extension WriteTransaction {
+    /// Records `names` as the store's applied migrations, as a dump of a migrated store lists them
+    /// (`kvstore load`), so that a migrator does not run them again on records they already
+    /// changed: nothing when the store has applied exactly these.
+    /// - Throws: ``MigrationError`` `invalidName` for a name a migrator would refuse, and
+    ///   `unknownMigrations` when the store has applied other migrations, or none but holds
+    ///   records (they were not migrated: run the migrations there first, or load into a new store).
+    package func adoptMigrations(_ names: [String]) throws {
+        let applied = try appliedMigrations()
+        guard applied != names else { return }
+        let path = store.path
+        try Migrator.checkNames(names, path: path)
+        let listed = names.joined(separator: ", ")
+        guard applied.isEmpty else {
+            throw MigrationError(
+                .unknownMigrations,
+                "the records come from a store with migrations \(listed) applied, and this store has \(applied.joined(separator: ", ")): load them into a new store",
+                migrations: names, path: path)
+        }
+        guard try kinds().isEmpty else {
+            throw MigrationError(
+                .unknownMigrations,
+                "the records come from a store with migrations \(listed) applied, and this store holds records none was applied to: run the migrations here first, or load into a new store",
+                migrations: names, path: path)
+        }
+        try declare(KindDeclaration(migrations: names), ofKind: MigrationLog.kind)
+    }
+}

@@ -92,6 +92,12 @@ public struct Migrator: Sendable {
     }
 
     private func checkNames(path: String) throws {
+        try Self.checkNames(names, path: path)
+    }
+
+    /// Throws ``MigrationError/Code/invalidName`` for an empty name, one holding a control
+    /// character or line break, or a name listed twice.
+    static func checkNames(_ names: [String], path: String) throws {
         var seen: Set<String> = []
         for name in names {
             if name.isEmpty { throw MigrationError(.invalidName, "a migration has an empty name", migrations: [name], path: path) }
