@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import KVStore
+
+/// Review of `Store.revert(commit:force:)`: cases the feature's own tests leave out.
+@Suite struct RevertReviewTests {
+    let t: TemporaryStore
+    let ada = ref("person/ada")
+    let original: [String: Value] = ["name": "Ada", "age": 36, "address": ["city": "London", "zip": .null]]
+
+    init() throws {
+        t = try TemporaryStore()
+        try t.store.insert(original, as: ada)
+    }
+
+    private func dump() throws -> [Record] {
+        try t.store.read { txn in
+            var records: [Record] = []
+            try txn.forEachRecord { records.append($0); return true }
+            return records
+        }
+    }
+
+    @discardableResult
+    private func commit(_ body: (WriteTransaction) throws -> Void) throws -> UInt64 {
+        try #require(try t.store.write { txn in try body(txn); return txn.commitID })
+    }
+
+    /// A nested null is a value a record may hold (an inserted or loaded dictionary keeps it):
+    /// setting it and reverting must give the record back exactly.
+    @Test func revertingASetOfANestedNullGivesTheNullBack() throws {
+        let before = try dump()
+        let changed = try commit { try $0.setValue("N1", forKeyPath: "address.zip", of: ada) }
+        try t.store.revert(commit: changed)
+        #expect(try dump() == before)
+    }
+
+    /// `force` overwrites a later change: a record deleted by the commit and inserted again
+    /// since gets the deleted values back (not a `recordExists` error).
+    @Test func aForcedRevertOfADeletionOverwritesTheRecordInsertedSince() throws {
+        let deleted = try commit { try $0.delete(ada) }
+        try commit { try $0.insert(["name": "Someone else"], as: ada) }
+        #expect(throws: RevertError.self) { try t.store.revert(commit: deleted) }
+        try t.store.revert(commit: deleted, force: true)
+        #expect(try t.store.record(ada) == original.filter { !$0.value.isNull })
+    }
+
+    /// Truncating the journal at a commit's first entry keeps all of that commit: it is still
+    /// revertible (the journal's oldest commit after a routine truncation is often the last edit).
+    @Test func theOldestCommitKeptWholeByATruncationIsRevertible() throws {
+        try commit { try $0.setValue(37, forKey: "age", of: ada) }
+        let kept = try commit { txn in
+            try txn.setValue("Augusta", forKey: "name", of: ada)
+            try txn.setValue(38, forKey: "age", of: ada)
+        }
+        let start = try #require(try t.store.journalEntries().first { $0.commitID == kept }?.sequence)
+        try t.store.truncateJournal(before: start)
+        try t.store.revert(commit: kept)
+        #expect(try t.store.value(forKey: "name", of: ada) == "Ada")
+    }
+
+    /// A store with no commits yet says so, not "commits are 1 through 0".
+    @Test func noSuchCommitInAStoreWithoutCommitsReadsWell() throws {
+        let empty = try TemporaryStore()
+        let error = try #require(throws: RevertError.self) { try empty.store.revert(commit: 1) }
+        #expect(error.code == .noSuchCommit)
+        #expect(!error.description.contains("1 through 0"), "\(error)")
+    }
+}
+
+/// Review of `ErrorReason.text(of:)`: a Swift error that gives its reason the Foundation way
+/// (`LocalizedError.errorDescription`) is read for it too, not dumped as `EmptyName()`.
+@Suite struct ErrorReasonReviewTests {
+    struct EmptyName: LocalizedError {
+        var errorDescription: String? { "a name must not be empty" }
+    }
+
+    @Test func aValidatorsLocalizedErrorGivesItsDescription() throws {
+        let t = try TemporaryStore()
+        var kind = try Kind("person")
+        kind.validators["name"] = { _, _, _ in throw EmptyName() }
+        try t.store.register(kind)
+        let ada = ref("person/ada")
+        try t.store.insert([:], as: ada)
+        let error = try #require(throws: KeyValueCodingError.self) {
+            try t.store.write { try $0.validatingSetValue("", forKey: "name", of: ada) }
+        }
+        #expect(error.description == "person/ada: invalid value for key 'name': a name must not be empty")
+    }
+}
