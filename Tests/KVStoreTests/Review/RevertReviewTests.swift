@@ -88,3 +88,50 @@ import Testing
         #expect(error.description == "person/ada: invalid value for key 'name': a name must not be empty")
     }
 }
+
+/// Review: a replica refuses a revert (a local write) and changes nothing; the source's revert
+/// reaches it as an ordinary commit.
+@Suite struct RevertOnReplicaReviewTests {
+    @Test func aReplicaRefusesARevertAndAppliesTheSourcesOne() throws {
+        let source = try TemporaryStore(), replica = try TemporaryStore()
+        let ada = ref("person/ada")
+        try source.store.insert(["name": "Ada"], as: ada)
+        let renamed = try #require(try source.store.write { txn in try txn.setValue("Augusta", forKey: "name", of: ada); return txn.commitID })
+        func sync() throws {
+            var bytes: [UInt8] = []
+            try source.store.exportJournal(since: 1) { bytes += $0 }
+            try replica.store.applyJournal(JournalStreamReader(bytes: bytes))
+        }
+        try sync()
+        let local = try #require(try replica.store.journalEntries().last?.commitID)
+        let error = try #require(throws: StoreError.self) { try replica.store.revert(commit: local) }
+        #expect(error.code == .replica)
+        #expect(try replica.store.value(forKey: "name", of: ada) == "Augusta")
+        try source.store.revert(commit: renamed)
+        try sync()
+        #expect(try replica.store.value(forKey: "name", of: ada) == "Ada")
+    }
+}
+
+/// Review: `UndoStack` says an observer may use the stack from its callback. A write recorded
+/// from the callback of an undo's own commit is a new edit: it must leave the redo stack empty
+/// (the undone commit cannot be redone over it), as any recorded commit does.
+@Suite struct UndoStackObserverReviewTests {
+    @Test func aWriteRecordedByAnObserverDuringUndoClearsRedo() throws {
+        let t = try TemporaryStore()
+        let ada = ref("person/ada"), log = ref("log/1")
+        try t.store.insert(["name": "Ada"], as: ada)
+        try t.store.insert(["n": 0], as: log)
+        let history = UndoStack(store: t.store)
+        try history.write { try $0.setValue("B", forKey: "name", of: ada) }
+        let token = try t.store.observe(ada, keyPath: "name", options: [.new]) { change in
+            guard change.newValue == "Ada" else { return }
+            try history.write { try $0.setValue(1, forKey: "n", of: log) }
+        }
+        try history.undo()
+        #expect(try t.store.value(forKey: "n", of: log) == 1, "the observer ran")
+        #expect(history.undoCommits.count == 1)
+        #expect(history.redoCommits.isEmpty, "redo after a newer recorded edit: \(history.redoCommits)")
+        _ = token
+    }
+}
