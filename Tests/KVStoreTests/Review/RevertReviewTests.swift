@@ -45,6 +45,21 @@ import Testing
         #expect(try t.store.record(ada) == original.filter { !$0.value.isNull })
     }
 
+    /// `force` over a later deletion: an insertion or a key change of a record deleted since is
+    /// skipped (the record stays deleted), not a `recordNotFound` error; unforced, a conflict.
+    @Test func aForcedRevertOfAChangeToARecordDeletedSinceLeavesItDeleted() throws {
+        let bob = ref("person/bob")
+        let changes = try commit { txn in
+            try txn.insert(["name": "Bob"], as: bob)
+            try txn.setValue(40, forKey: "age", of: ada)
+        }
+        try commit { txn in try txn.delete(bob); try txn.delete(ada) }
+        let error = try #require(throws: RevertError.self) { try t.store.revert(commit: changes) }
+        #expect(error.code == .conflict)
+        #expect(try t.store.revert(commit: changes, force: true) == nil)
+        #expect(try t.store.record(ada) == nil && t.store.record(bob) == nil)
+    }
+
     /// Truncating the journal at a commit's first entry keeps all of that commit: it is still
     /// revertible (the journal's oldest commit after a routine truncation is often the last edit).
     @Test func theOldestCommitKeptWholeByATruncationIsRevertible() throws {
