@@ -82,6 +82,8 @@ extension WriteTransaction {
             guard let keyPath = entry.keyPath else { return }
             if let old = entry.oldValue, !old.isNull {
                 try setValue(old, forKeyPath: keyPath, of: ref)
+            } else if entry.oldValue?.isNull == true, let dot = keyPath.lastIndex(of: ".") {
+                try restoreNestedNull(at: keyPath, parent: String(keyPath[..<dot]), key: String(keyPath[keyPath.index(after: dot)...]), of: ref)
             } else {
                 try removeValue(forKeyPath: keyPath, of: ref)
             }
@@ -96,5 +98,15 @@ extension WriteTransaction {
         case .kindDeclared:
             break
         }
+    }
+
+    /// Puts a nested key's `null` back (setting `null` removes a key, so the parent dictionary is
+    /// set with the key holding `null` again), as the record held it before the commit.
+    private func restoreNestedNull(at keyPath: String, parent: String, key: String, of ref: RecordRef) throws {
+        guard case .dictionary(var dictionary)? = try value(forKeyPath: parent, of: ref) else {
+            return try removeValue(forKeyPath: keyPath, of: ref)
+        }
+        dictionary[key] = .null
+        try setValue(.dictionary(dictionary), forKeyPath: parent, of: ref)
     }
 }
