@@ -60,20 +60,6 @@ import Testing
         #expect(try t.store.record(ada) == nil && t.store.record(bob) == nil)
     }
 
-    /// Truncating the journal at a commit's first entry keeps all of that commit: it is still
-    /// revertible (the journal's oldest commit after a routine truncation is often the last edit).
-    @Test func theOldestCommitKeptWholeByATruncationIsRevertible() throws {
-        try commit { try $0.setValue(37, forKey: "age", of: ada) }
-        let kept = try commit { txn in
-            try txn.setValue("Augusta", forKey: "name", of: ada)
-            try txn.setValue(38, forKey: "age", of: ada)
-        }
-        let start = try #require(try t.store.journalEntries().first { $0.commitID == kept }?.sequence)
-        try t.store.truncateJournal(before: start)
-        try t.store.revert(commit: kept)
-        #expect(try t.store.value(forKey: "name", of: ada) == "Ada")
-    }
-
     /// A store with no commits yet says so, not "commits are 1 through 0".
     @Test func noSuchCommitInAStoreWithoutCommitsReadsWell() throws {
         let empty = try TemporaryStore()
