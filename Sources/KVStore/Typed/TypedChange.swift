@@ -51,7 +51,8 @@ extension Store {
         _ callback: @escaping @Sendable (TypedChange<V>) throws -> Void
     ) throws -> ObservationToken {
         let key = try M.recordKey(for: keyPath)
-        return try observe(M.ref(id: id), keyPath: key, options: options) { change in
+        let ref = try read { try $0.resolvingUUIDSpelling(M.ref(id: id)) }  // a legacy uppercase record too
+        return try observe(ref, keyPath: key, options: options) { change in
             try callback(TypedChange(change, key: key))
         }
     }

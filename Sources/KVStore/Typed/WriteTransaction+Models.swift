@@ -9,7 +9,7 @@ extension WriteTransaction {
     /// - Throws: ``KeyValueCodingError/Code/recordExists``, an encoding ``ModelError``, or what
     ///   the kind's rules refuse (see ``insert(_:as:)``).
     public func insert<M: StoredModel>(_ model: M) throws {
-        let ref = try model.ref
+        let ref = try resolvingUUIDSpelling(model.ref)  // a legacy uppercase record exists: recordExists
         try insert(Self.valuesAndKeys(of: model, ref: ref).values, as: ref)
     }
 

@@ -7,7 +7,8 @@ extension ReadTransaction {
     func entries(ofCommit commit: UInt64) throws -> [JournalEntry] {
         let lastCommit = try transaction.uint64(forKey: StoreLayout.MetaKey.lastCommit, in: databases.meta) ?? 0
         guard commit >= 1, commit <= lastCommit else {
-            throw RevertError(.noSuchCommit, commit, "no such commit: the journal's commits are 1 through \(lastCommit)")
+            let made = lastCommit == 0 ? "the store has made no commits yet" : "the journal's commits are 1 through \(lastCommit)"
+            throw RevertError(.noSuchCommit, commit, "no such commit: \(made)")
         }
         let last = try lastSequence()
         guard let first = try firstSequence(), let oldest = try entry(atOrAfter: first) else {

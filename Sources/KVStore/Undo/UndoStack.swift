@@ -36,6 +36,9 @@ public final class UndoStack: Sendable {
         /// The commits this stack reverted and their reverts: each pair cancels out, so a later
         /// one is no conflict for an earlier commit's undo (undoing two edits of one key).
         var settled: Set<UInt64> = []
+        /// How many commits were recorded: an undo whose revert commits while one is recorded
+        /// (an observer writing through the stack) leaves nothing to redo, as any new edit does.
+        var recorded = 0
     }
 
     /// An empty stack for `store`.
@@ -67,6 +70,7 @@ public final class UndoStack: Sendable {
         stacks.withLock { stacks in
             stacks.undo.append(commit)
             stacks.redo.removeAll()
+            stacks.recorded += 1
         }
     }
 
@@ -98,9 +102,9 @@ public final class UndoStack: Sendable {
     /// Takes the top of `source` off, reverts it, and pushes the revert onto `target`; on
     /// failure puts it back where it was.
     private func move(from source: Stack, to target: Stack, force: Bool) throws -> UInt64? {
-        guard let (commit, position, settled) = stacks.withLock({ stacks -> (UInt64, Int, Set<UInt64>)? in
+        guard let (commit, position, settled, recorded) = stacks.withLock({ stacks -> (UInt64, Int, Set<UInt64>, Int)? in
             guard let commit = stacks[keyPath: source].popLast() else { return nil }
-            return (commit, stacks[keyPath: source].count, stacks.settled)
+            return (commit, stacks[keyPath: source].count, stacks.settled, stacks.recorded)
         }) else { return nil }
         let reverted: UInt64?
         do {
@@ -113,8 +117,12 @@ public final class UndoStack: Sendable {
         }
         if let reverted {
             stacks.withLock { stacks in
-                stacks[keyPath: target].append(reverted)
                 stacks.settled.formUnion([commit, reverted])
+                // A commit recorded meanwhile is a newer edit: no redo over it, and an undo
+                // entry goes below it (commit order).
+                if target == \Stacks.redo && stacks.recorded != recorded { return }
+                let index = stacks[keyPath: target].lastIndex { $0 < reverted }.map { $0 + 1 } ?? 0
+                stacks[keyPath: target].insert(reverted, at: index)
             }
         }
         return reverted

@@ -10,7 +10,10 @@ extension WriteTransaction {
     /// try store.write { txn in try txn.revert(commit: 12) }
     /// ```
     /// - Parameter force: revert even when a later commit changed a key (or record) the commit
-    ///   changed; the later change is then overwritten.
+    ///   changed; the later change is then overwritten. A record the commit deleted and a later
+    ///   commit inserted again becomes the deleted record whole (keys added since are removed);
+    ///   a record the commit inserted or changed and a later commit deleted stays deleted (its
+    ///   inverse is skipped: force restores keys only on records that exist).
     /// - Throws: ``RevertError`` (`noSuchCommit`, `truncated`, `conflict` naming the later
     ///   commit, the record and the key; `notRevertible` for a change of the kind catalog), or
     ///   what the write path throws for one of the inverse changes (``KeyValueCodingError``…).
@@ -26,7 +29,7 @@ extension WriteTransaction {
             throw RevertError(.notRevertible, commit, "it changed the declaration of kind '\(declaration.ref.kind)', which a revert does not undo", ref: declaration.ref)
         }
         if !force, let conflict = try laterConflict(with: entries, of: commit, ignoring: ignored) { throw conflict }
-        for entry in entries.reversed() { try applyInverse(of: entry) }
+        for entry in entries.reversed() { try applyInverse(of: entry, force: force) }
     }
 
     /// The first later change of a key or record that `entries` changed, as a conflict error.
@@ -58,9 +61,11 @@ extension WriteTransaction {
         return x == y || x.hasPrefix(y + ".") || y.hasPrefix(x + ".")
     }
 
-    /// Writes the change that undoes `entry`.
-    private func applyInverse(of entry: JournalEntry) throws {
+    /// Writes the change that undoes `entry`. Forced, a record that a later commit deleted is
+    /// left deleted, and a deleted record that a later commit inserted again is overwritten.
+    private func applyInverse(of entry: JournalEntry, force: Bool) throws {
         let ref = entry.ref
+        if force, entry.change != .recordDeleted, entry.change != .kindDeclared, try !contains(ref) { return }
         switch entry.change {
         case .recordInserted:
             try delete(ref)
@@ -68,11 +73,17 @@ extension WriteTransaction {
             guard case .dictionary(let values)? = entry.oldValue else {
                 throw StoreError(.corrupt, "journal entry \(entry.sequence) deletes \(ref) without its values", path: store.path)
             }
-            try insert(values, as: ref)
+            if force, try contains(ref) {
+                try update(ref, from: values)
+            } else {
+                try insert(values, as: ref)
+            }
         case .setting:
             guard let keyPath = entry.keyPath else { return }
             if let old = entry.oldValue, !old.isNull {
                 try setValue(old, forKeyPath: keyPath, of: ref)
+            } else if entry.oldValue?.isNull == true, let dot = keyPath.lastIndex(of: ".") {
+                try restoreNestedNull(at: keyPath, parent: String(keyPath[..<dot]), key: String(keyPath[keyPath.index(after: dot)...]), of: ref)
             } else {
                 try removeValue(forKeyPath: keyPath, of: ref)
             }
@@ -87,5 +98,15 @@ extension WriteTransaction {
         case .kindDeclared:
             break
         }
+    }
+
+    /// Puts a nested key's `null` back (setting `null` removes a key, so the parent dictionary is
+    /// set with the key holding `null` again), as the record held it before the commit.
+    private func restoreNestedNull(at keyPath: String, parent: String, key: String, of ref: RecordRef) throws {
+        guard case .dictionary(var dictionary)? = try value(forKeyPath: parent, of: ref) else {
+            return try removeValue(forKeyPath: keyPath, of: ref)
+        }
+        dictionary[key] = .null
+        try setValue(.dictionary(dictionary), forKeyPath: parent, of: ref)
     }
 }
