@@ -9,9 +9,9 @@ import TestSupport
     @Test func versionPrintsThePackagesVersion() throws {
         let dir = try TestDirectory()
         let result = try dir.succeed("--version")
-        #expect(result.stdout == KVStore.KVStoreVersion.current + "\n")
-        let parts = KVStoreVersion.current.split(separator: ".", omittingEmptySubsequences: false)
-        #expect(parts.count == 3 && parts.allSatisfy { UInt($0) != nil }, "MAJOR.MINOR.PATCH: \(KVStoreVersion.current)")
+        #expect(result.stdout == Store.libraryVersion + "\n")
+        let parts = Store.libraryVersion.split(separator: ".", omittingEmptySubsequences: false)
+        #expect(parts.count == 3 && parts.allSatisfy { UInt($0) != nil }, "MAJOR.MINOR.PATCH: \(Store.libraryVersion)")
         #expect(try dir.succeed("--help").stdout.contains("--version"))
     }
 }

@@ -30,7 +30,7 @@ struct KVStoreCommand: ParsableCommand {
               kvstore stat ./store
               kvstore render ./store person/ada --text 'Hello [[name]]'
             """,
-        version: KVStoreVersion.current,
+        version: Store.libraryVersion,
         subcommands: [
             DemoCommand.self, GetCommand.self, SetCommand.self, RemoveCommand.self, ValueCommand.self,
             QueryCommand.self, CountCommand.self,

@@ -20,20 +20,20 @@ extension Store {
         }
     }
 
-    /// Runs `body` in a write transaction on one of the store's writer threads, as ``write(_:)``
+    /// Runs `body` in a write transaction on one of the store's writer threads, as ``write(_:)-2jclw``
     /// does — one commit, group commit with other writes waiting, observers notified before it
     /// returns, at the store's ``Options/durability`` — and returns its result to the caller's task
     /// without blocking a thread of the Swift concurrency pool.
     ///
     /// `body` is `@Sendable` and not isolated to any actor: it runs on a writer thread of the store,
-    /// or, when it joins a group commit led by a synchronous ``write(_:)``, on that writer's thread
-    /// (see ``write(_:)``) — never on the caller's actor (the main actor included), and the caller
+    /// or, when it joins a group commit led by a synchronous ``write(_:)-2jclw``, on that writer's thread
+    /// (see ``write(_:)-2jclw``) — never on the caller's actor (the main actor included), and the caller
     /// resumes on its own actor once the write committed. `body` may run more than once when the
     /// store grows its map.
     ///
     /// A task cancelled before `body` started (waiting for a writer thread or for its turn in the
     /// write queue) does not run it, commits nothing and throws `CancellationError`. Once `body`
-    /// started, the write runs to its end and commits; the cancellation is not seen (``write(_:)``
+    /// started, the write runs to its end and commits; the cancellation is not seen (``write(_:)-2jclw``
     /// returns the result as if the task had not been cancelled).
     /// - Throws: `CancellationError`, ``StoreError``, or what `body` throws (then nothing commits).
     public func write<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws -> T {

@@ -1,5 +1,5 @@
 /// One-call forms of the transaction API: each runs in its own transaction (and a write in its
-/// own commit). Group related changes in one ``Store/write(_:)`` instead.
+/// own commit). Group related changes in one ``Store/write(_:)-2jclw`` instead.
 extension Store {
     /// Inserts a record with a generated id.
     /// - Returns: its reference.

@@ -63,7 +63,7 @@ public final class Store: Sendable {
         /// store's records break fails the open with ``StoreError/Code/kindRefused``.
         public var kinds: [Kind] = []
         /// Commit writes that wait for their turn together, in one LMDB transaction with one sync
-        /// (group commit, default true; see ``Store/write(_:)``). Turning it off makes every write
+        /// (group commit, default true; see ``Store/write(_:)-2jclw``). Turning it off makes every write
         /// commit on its own (for measurements).
         public var groupsCommits: Bool = true
         /// The wall clock this process's writes read: the journal's timestamps, and the physical
@@ -178,7 +178,7 @@ public final class Store: Sendable {
     ///
     /// Writes take turns. `body` may run more than once when the store must grow its map; keep
     /// side effects other than the store's inside the transaction's result. A write started inside
-    /// another ``read(_:)`` or ``write(_:)`` on the same thread fails with
+    /// another ``read(_:)-2zm6d`` or ``write(_:)-2jclw`` on the same thread fails with
     /// ``StoreError/Code/nestedWrite`` (it could only wait for itself).
     ///
     /// Observers of the changes (``observe(_:keyPath:options:_:)``) are notified after the commit,

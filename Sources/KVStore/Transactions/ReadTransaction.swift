@@ -1,7 +1,7 @@
 import LMDB
 
-/// A consistent snapshot of the store, valid only during the ``Store/read(_:)`` or
-/// ``Store/write(_:)`` closure that received it.
+/// A consistent snapshot of the store, valid only during the ``Store/read(_:)-2zm6d`` or
+/// ``Store/write(_:)-2jclw`` closure that received it.
 ///
 /// ```swift
 /// let (name, count) = try store.read { txn in

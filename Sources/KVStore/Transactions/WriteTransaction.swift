@@ -2,7 +2,7 @@ import Foundation
 import LMDB
 
 /// A write transaction: everything changed through it commits together, with one commit id shared
-/// by all its journal entries. Valid only during the ``Store/write(_:)`` closure that received it.
+/// by all its journal entries. Valid only during the ``Store/write(_:)-2jclw`` closure that received it.
 ///
 /// Every mutation runs will-change → mutation → did-change, and did-change appends a journal entry
 /// in this same LMDB transaction, so data and journal commit (or vanish) together.

@@ -8,7 +8,9 @@ extension Store {
     /// let undo = try store.revert(commit: 12)          // the new commit's id
     /// try store.revert(commit: undo!)                   // redo
     /// ```
-    /// - Parameter force: revert even when a later commit changed the same key or record.
+    /// - Parameters:
+    ///   - commit: the id of the commit to invert (``JournalEntry/commitID``).
+    ///   - force: revert even when a later commit changed the same key or record.
     /// - Returns: the new commit's id; nil when the inverse changed nothing (a commit of derived
     ///   changes only, or — forced — values already back).
     /// - Throws: ``RevertError``, or what the write path throws for an inverse change; nothing

@@ -55,7 +55,7 @@ public final class UndoStack: Sendable {
     /// Whether there is an undone commit to redo.
     public var canRedo: Bool { !redoCommits.isEmpty }
 
-    /// Runs ``Store/write(_:)`` and records its commit for undo (nothing when it changed nothing).
+    /// Runs ``Store/write(_:)-2jclw`` and records its commit for undo (nothing when it changed nothing).
     public func write<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
         let (result, commit) = try store.write { txn in
             let result = try body(txn)

@@ -9,11 +9,13 @@ extension WriteTransaction {
     /// ```swift
     /// try store.write { txn in try txn.revert(commit: 12) }
     /// ```
-    /// - Parameter force: revert even when a later commit changed a key (or record) the commit
-    ///   changed; the later change is then overwritten. A record the commit deleted and a later
-    ///   commit inserted again becomes the deleted record whole (keys added since are removed);
-    ///   a record the commit inserted or changed and a later commit deleted stays deleted (its
-    ///   inverse is skipped: force restores keys only on records that exist).
+    /// - Parameters:
+    ///   - commit: the id of the commit to invert (``JournalEntry/commitID``).
+    ///   - force: revert even when a later commit changed a key (or record) the commit
+    ///     changed; the later change is then overwritten. A record the commit deleted and a later
+    ///     commit inserted again becomes the deleted record whole (keys added since are removed);
+    ///     a record the commit inserted or changed and a later commit deleted stays deleted (its
+    ///     inverse is skipped: force restores keys only on records that exist).
     /// - Throws: ``RevertError`` (`noSuchCommit`, `truncated`, `conflict` naming the later
     ///   commit, the record and the key; `notRevertible` for a change of the kind catalog), or
     ///   what the write path throws for one of the inverse changes (``KeyValueCodingError``…).

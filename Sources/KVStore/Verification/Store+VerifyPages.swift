@@ -3,7 +3,7 @@ import LMDB
 /// The page check that ``Store/verify(progress:)`` makes first, and its use on a store that cannot
 /// be opened because its file is damaged.
 extension Store {
-    /// ``read(_:)`` after checking the pages of the transaction's snapshot (see
+    /// ``read(_:)-2zm6d`` after checking the pages of the transaction's snapshot (see
     /// `Environment.read(checkingPages:_:)`).
     func read<T>(checkingPages scope: PageCheckScope, _ body: (ReadTransaction, PageCheckReport) throws -> T) throws -> T {
         do {

@@ -1,5 +1,5 @@
 /// One-call forms of the query API, each in its own read transaction (<doc:Querying>). Several
-/// reads that must agree (a count and a page) belong in one ``Store/read(_:)``.
+/// reads that must agree (a count and a page) belong in one ``Store/read(_:)-2zm6d``.
 extension Store {
     /// See ``ReadTransaction/fetch(_:keys:)``.
     public func fetch(_ query: RecordQuery, keys: [String]? = nil) throws -> [Record] {
