@@ -27,6 +27,10 @@ extension HubTests {
             #expect(dumps[0].stdout.split(separator: "\n").count == 3 && dumps[0].stdout == dumps[1].stdout)
             let status = try await SyncTool.run(["sync", b, "--status"], in: dir)
             #expect(status.stdout.contains("sync kinds        note\n") && status.stdout.contains("pending uploads   0\n"), "\(status)")
+            let statusCommand = try await SyncTool.run(["sync", "status", b], in: dir)   // the form
+            #expect(statusCommand.status == 0 && statusCommand.stdout == status.stdout, "\(statusCommand)")
+            let byOption = try await SyncTool.run(["sync", a, "--hub", database.url()], in: dir)
+            #expect(byOption.status == 0 && byOption.stdout.contains("uploaded 0 changes"), "\(byOption)")
             let stat = try await SyncTool.run(["stat", a], in: dir)
             #expect(stat.stdout.contains("uploaded through") && stat.stdout.contains("hub "), "\(stat)")
         }
@@ -43,6 +47,8 @@ extension HubTests {
                  "kvstore: postgres://u@127.0.0.1:\(port)/db: cannot reach the hub at 127.0.0.1:\(port): connection refused\n"),
                 (["sync", path, database.url(), "--kinds", "no such"], "kvstore: "),
                 (["sync", path, database.url(), "--batch", "0"], "kvstore: --batch must be at least 1, not 0\n"),
+                (["sync", path, database.url(), "--hub", database.url()], "kvstore: give the hub's URL once: as the argument or as --hub, not both\n"),
+                (["sync", "status", dir.path("missing")], "kvstore: "),
             ]
             for (arguments, message) in cases {
                 let result = try await SyncTool.run(arguments, in: dir)

@@ -3,11 +3,17 @@ import Foundation
 import KVStore
 import KVStoreSync
 
-/// `kvstore sync PATH URL [--kinds K1,K2] [--follow] [--batch N]`, `kvstore sync PATH --status`.
+/// `kvstore sync PATH URL [--kinds K1,K2] [--follow] [--batch N]`, `kvstore sync status PATH`
+/// (or `kvstore sync PATH --status`).
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Sync a store with a PostgreSQL hub, or print where its sync stands.",
+        usage: """
+            kvstore sync PATH URL [--kinds K1,K2] [--follow] [--batch N] [--password-file FILE]
+            kvstore sync PATH --hub URL [options]
+            kvstore sync status PATH
+            """,
         discussion: """
             One pass uploads the store's own changes (in batches, one hub transaction each), then \
             downloads and applies the other stores' changes by per-key last-writer-wins, and \
@@ -15,7 +21,9 @@ struct SyncCommand: ParsableCommand {
             sync enables sync for --kinds (every kind without it); a kind must have no records \
             yet. --follow keeps syncing as the hub announces changes and local commits happen, \
             reconnecting when the hub is lost, until SIGINT or SIGTERM. --status prints the \
-            cursors, pending uploads and clock from the store alone.
+            cursors, pending uploads and clock from the store alone (as 'kvstore sync status PATH' does). \
+            --batch N sets the journal entries per upload batch and changes per download page \
+            (default 5000).
 
             URL is postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…&schema=…&\
             connect_timeout=…&request_timeout=…]; the password may instead come from \
@@ -24,14 +32,29 @@ struct SyncCommand: ParsableCommand {
             Examples:
               kvstore sync ./store postgres://sync@db.example/app --kinds note,person
               PGPASSWORD=… kvstore sync ./store postgres://sync@db.example/app --follow
-              kvstore sync ./store --status
-            """
+              kvstore sync status ./store
+            """,
+        subcommands: [SyncPassCommand.self, SyncStatusCommand.self],
+        defaultSubcommand: SyncPassCommand.self
     )
+}
+
+/// One sync pass, or following (`kvstore sync PATH URL …`, the default subcommand of `sync`).
+struct SyncPassCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pass",
+        abstract: "Sync a store with a PostgreSQL hub (the default: 'kvstore sync PATH URL').",
+        shouldDisplay: false
+    )
+
 
     @OptionGroup var storePath: StorePathArgument<ExistingStore>
 
     @Argument(help: ArgumentHelp("The hub's URL (not needed with --status).", valueName: "url"))
     var url: String?
+
+    @Option(name: .customLong("hub"), help: ArgumentHelp("The hub's URL, instead of the argument.", valueName: "url"))
+    var hubURL: String?
 
     @Option(help: ArgumentHelp("The kinds to sync, comma-separated (default: those already synced, or all).", valueName: "kinds"))
     var kinds: String?
@@ -51,7 +74,8 @@ struct SyncCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             if status { return try printStatus() }
-            guard let url else { throw CommandError("sync needs the hub's URL: kvstore sync PATH postgres://USER@HOST/DATABASE") }
+            if url != nil, hubURL != nil { throw CommandError("give the hub's URL once: as the argument or as --hub, not both") }
+            guard let url = url ?? hubURL else { throw CommandError("sync needs the hub's URL: kvstore sync PATH postgres://USER@HOST/DATABASE") }
             guard batch > 0 else { throw CommandError("--batch must be at least 1, not \(batch)") }
             let hub = try HubConfiguration(url: url, passwordFile: passwordFile)
             let kindSet = try kinds.map(Self.kinds)
@@ -69,15 +93,7 @@ struct SyncCommand: ParsableCommand {
     }
 
     private func printStatus() throws {
-        let store = try StoreAccess.openForReading(storePath.path)
-        let output = StandardOutput()
-        if let status = try SyncStatus.read(store) {
-            let width = status.rows.map(\.label.count).max() ?? 0
-            output.lines(status.rows.map { $0.label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.text })
-        } else {
-            output.line("sync  not enabled (kvstore sync PATH URL enables it)")
-        }
-        try output.finish()
+        try SyncStatusCommand.print(storePath.path)
     }
 
     /// `a,b` as kind names.
@@ -114,6 +130,34 @@ struct SyncCommand: ParsableCommand {
         let sources = JournalFollowing.stopOnSignals { task.cancel() }
         defer { sources.forEach { $0.cancel() } }
         try blocking { try await task.value }
+    }
+}
+
+/// `kvstore sync status PATH`: the store's sync cursors, pending uploads and clock, read from the
+/// store alone (no hub).
+struct SyncStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Print where a store's sync stands: cursors, pending uploads, clock.",
+        discussion: "Reads the store alone: the hub is not contacted. 'kvstore stat PATH' shows the same rows."
+    )
+
+    @OptionGroup var storePath: StorePathArgument<ExistingStore>
+
+    func run() throws {
+        try reportingErrors { try Self.print(storePath.path) }
+    }
+
+    static func print(_ path: String) throws {
+        let store = try StoreAccess.openForReading(path)
+        let output = StandardOutput()
+        if let status = try SyncStatus.read(store) {
+            let width = status.rows.map(\.label.count).max() ?? 0
+            output.lines(status.rows.map { $0.label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.text })
+        } else {
+            output.line("sync  not enabled (kvstore sync PATH URL enables it)")
+        }
+        try output.finish()
     }
 }
 
