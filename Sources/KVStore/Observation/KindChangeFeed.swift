@@ -40,7 +40,10 @@ final class KindChangeFeed: Sendable {
         let watcher = CommitWatcher.shared(for: store)
         let subscription = watcher.subscribe { wakeup.wake() }
         do {
-            let (token, start) = try await store.onStoreThread(store.threads.readers) { _ in
+            // `begin()` first: once it returns, a cancellation no longer drops the result (the
+            // observer's token), which the caller then owns and closes.
+            let (token, start) = try await store.onStoreThread(store.threads.readers) { begin in
+                try begin()
                 let token = try store.observeKind(kind) { _ in wakeup.wake() }
                 return (token, try store.read { try $0.lastSequence() })
             }
@@ -60,7 +63,10 @@ final class KindChangeFeed: Sendable {
             let read: Bool
             let changes: KindChanges?
             do {
-                (read, changes) = try await store.onStoreThread(store.threads.readers) { [self] _ in try poll() }
+                (read, changes) = try await store.onStoreThread(store.threads.readers) { [self] begin in
+                    try begin()  // a poll consumes entries: its result must reach this task
+                    return try poll()
+                }
             } catch is CancellationError {
                 return nil
             }

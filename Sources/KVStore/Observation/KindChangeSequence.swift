@@ -66,6 +66,8 @@ public struct KindChangeSequence: AsyncSequence, Sendable {
             do {
                 if feed == nil { feed = try await KindChangeFeed.start(sequence) }
                 if let changes = try await feed!.next() { return changes }
+            } catch is CancellationError {
+                // Cancelled while starting: the sequence ends, as it does once it has started.
             } catch {
                 end()
                 throw error

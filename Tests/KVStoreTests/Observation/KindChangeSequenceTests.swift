@@ -60,6 +60,22 @@ import TestSupport
         #expect(Set(received.all.flatMap(\.deleted)) == ["b"])
     }
 
+    /// A task cancelled before the sequence started ends it with nil too, as after it started
+    /// (it threw `CancellationError` from the start).
+    @Test func aTaskCancelledBeforeTheStartEndsTheSequence() async throws {
+        let t = try TemporaryStore()
+        let store = t.store
+        let task = Task {
+            while !Task.isCancelled { await Task.yield() }
+            for try await _ in store.kindChanges("item") {}
+            return "ended"
+        }
+        task.cancel()
+        #expect(try await task.value == "ended")
+        #expect(store.observation.observerCount.load(ordering: .relaxed) == 0)
+        #expect(CommitWatcher.shared(for: store).subscriberCount == 0)
+    }
+
     /// Cancelling the iterating task ends the sequence with nil and removes its observer and its
     /// file watch; so does leaving the loop.
     @Test func endingTheIterationRemovesTheObserver() async throws {
