@@ -108,7 +108,9 @@ import TestSupport
 /// Waits until `condition` holds, suspending between checks (the deadline only keeps a broken
 /// test from hanging: it then fails on what should have happened).
 func eventually(_ condition: () -> Bool) async {
-    let deadline = Date().addingTimeInterval(60)
+    // Generous: in the full suite, blocking tests can hold the two cooperative threads for over a
+    // minute, and the tasks a condition waits for do not run meanwhile.
+    let deadline = Date().addingTimeInterval(600)
     while !condition(), Date() < deadline { try? await Task.sleep(for: .milliseconds(2)) }
 }
 
