@@ -45,9 +45,6 @@ extension Store {
         }
     }
 
-    /// The threads of this store's environment for async reads and writes.
-    var threads: StoreThreads { StoreThreads.shared(for: environment) }
-
     /// Runs `work` on one of `workers`' threads and resumes the caller with its outcome. `work`
     /// calls the `start` it is given right before the caller's closure: that throws
     /// `CancellationError` when the task was cancelled, else marks the job started (uncancellable).

@@ -95,6 +95,9 @@ public final class Store: Sendable {
     let observation: ObservationHub
     /// The decoded kind catalog of this store's environment (shared by every `Store` on it).
     let catalogs: KindCatalogCache
+    /// The threads of async reads and writes (shared by every `Store` on the environment; held
+    /// here, as `EnvironmentShared` holds it weakly).
+    let threads: StoreThreads
     /// The clock's state as this process's last write left it (shared by every `Store` on it).
     let clocks: ClockCache
 
@@ -116,6 +119,7 @@ public final class Store: Sendable {
         self.registrations = Atomic(options.kinds.isEmpty ? 0 : 1)
         self.observation = ObservationHub.shared(for: opened.environment)
         self.catalogs = KindCatalogCache.shared(for: opened.environment)
+        self.threads = StoreThreads.shared(for: opened.environment)
         self.clocks = ClockCache.shared(for: opened.environment)
         if !options.kinds.isEmpty { try declareOnOpening(options.kinds) }
     }
