@@ -28,8 +28,9 @@ extension Store {
     /// commit's, when a batch stopped at the limit); a deleted record's come from the journal's old
     /// values (its values before the deletion).
     ///
-    /// Ending the iteration (leaving the loop, or cancelling the task, which makes the sequence
-    /// end with nil) removes its observer and its file watch.
+    /// Cancelling the task ends the sequence with nil and removes its observer and its file watch
+    /// before the loop ends; leaving the loop removes them when the iterator is released, which
+    /// may be a moment after the loop (a store thread may still hold it).
     /// - Throws (from the iteration): ``RecordRefError`` for an invalid kind name;
     ///   ``JournalRetentionError/Code/cursorExpired`` when the journal was truncated past the
     ///   changes not yet delivered; ``StoreError/Code/filesReplaced``.

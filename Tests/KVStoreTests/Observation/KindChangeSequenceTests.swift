@@ -100,6 +100,8 @@ import TestSupport
         await store.untilKindChangesObserved(1)
         try store.insert([:], as: ref("item/x"))
         #expect(try await left.value == ["x"])
+        // Released with the iterator, which a store thread may hold a moment longer.
+        await eventually { store.observation.observerCount.load(ordering: .relaxed) == 0 && watcher.subscriberCount == 0 }
         #expect(store.observation.observerCount.load(ordering: .relaxed) == 0)
         #expect(watcher.subscriberCount == 0)
     }
