@@ -9,7 +9,8 @@ struct DumpCommand: ParsableCommand {
         discussion: """
             jsonl (the default) writes one compact typed JSON object per record and line, \
             {"kind":…,"id":…,"values":{…}}, the values' keys sorted: the same store always dumps to the \
-            same bytes, which 'kvstore load' reads back; a store with applied migrations             starts with {"migrations":[…]}, so that load records them. json writes one pretty-printed array \
+            same bytes, which 'kvstore load' reads back; a store with applied migrations \
+            starts with {"migrations":[…]}, so that load records them. json writes one pretty-printed array \
             of those objects; table writes aligned columns REF, KEY, VALUE for reading.
 
             The dump reads one snapshot (one read transaction), in constant memory for jsonl \

@@ -14,7 +14,10 @@ struct LoadCommand: ParsableCommand {
             base64); a longer one is an error naming it. A line without "id" gets a generated one (time-ordered, as \
             the library's insert makes). Every record is inserted through the journal (one \
             recordInserted entry each). Creates the store when nothing is at PATH (or PATH is \
-            an empty directory). Reads standard input when FILE is - or absent. A first line             {"migrations":[…]}, which dump writes for a migrated store, records those             migrations as applied; a store that has applied others, or holds records and has             applied none, refuses it.
+            an empty directory). Reads standard input when FILE is - or absent. A first line \
+            {"migrations":[…]}, which dump writes for a migrated store, records those \
+            migrations as applied; a store that has applied others, or holds records and has \
+            applied none, refuses it.
 
             All or nothing by default: the whole input is one transaction, so any bad line — \
             malformed JSON, a bad kind or id, a record that already exists — leaves the store \
