@@ -13,33 +13,20 @@ import Testing
         try t.store.insert(original, as: ada)
     }
 
-    private func dump() throws -> [Record] {
-        try t.store.read { txn in
-            var records: [Record] = []
-            try txn.forEachRecord { records.append($0); return true }
-            return records
-        }
-    }
-
-    @discardableResult
-    private func commit(_ body: (WriteTransaction) throws -> Void) throws -> UInt64 {
-        try #require(try t.store.write { txn in try body(txn); return txn.commitID })
-    }
-
     /// A nested null is a value a record may hold (an inserted or loaded dictionary keeps it):
     /// setting it and reverting must give the record back exactly.
     @Test func revertingASetOfANestedNullGivesTheNullBack() throws {
-        let before = try dump()
-        let changed = try commit { try $0.setValue("N1", forKeyPath: "address.zip", of: ada) }
+        let before = try allRecords(t.store)
+        let changed = try t.store.commitID { try $0.setValue("N1", forKeyPath: "address.zip", of: ada) }
         try t.store.revert(commit: changed)
-        #expect(try dump() == before)
+        #expect(try allRecords(t.store) == before)
     }
 
     /// `force` overwrites a later change: a record deleted by the commit and inserted again
     /// since gets the deleted values back (not a `recordExists` error).
     @Test func aForcedRevertOfADeletionOverwritesTheRecordInsertedSince() throws {
-        let deleted = try commit { try $0.delete(ada) }
-        try commit { try $0.insert(["name": "Someone else"], as: ada) }
+        let deleted = try t.store.commitID { try $0.delete(ada) }
+        try t.store.commitID { try $0.insert(["name": "Someone else"], as: ada) }
         #expect(throws: RevertError.self) { try t.store.revert(commit: deleted) }
         try t.store.revert(commit: deleted, force: true)
         #expect(try t.store.record(ada) == original.filter { !$0.value.isNull })
@@ -49,11 +36,11 @@ import Testing
     /// skipped (the record stays deleted), not a `recordNotFound` error; unforced, a conflict.
     @Test func aForcedRevertOfAChangeToARecordDeletedSinceLeavesItDeleted() throws {
         let bob = ref("person/bob")
-        let changes = try commit { txn in
+        let changes = try t.store.commitID { txn in
             try txn.insert(["name": "Bob"], as: bob)
             try txn.setValue(40, forKey: "age", of: ada)
         }
-        try commit { txn in try txn.delete(bob); try txn.delete(ada) }
+        try t.store.commitID { txn in try txn.delete(bob); try txn.delete(ada) }
         let error = try #require(throws: RevertError.self) { try t.store.revert(commit: changes) }
         #expect(error.code == .conflict)
         #expect(try t.store.revert(commit: changes, force: true) == nil)

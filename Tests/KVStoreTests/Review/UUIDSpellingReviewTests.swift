@@ -5,26 +5,7 @@ import Testing
 
 /// Review of the UUID-spelling fallback: every typed entry point by model id must reach a
 /// record an older store keeps under the uppercase spelling, never make a second one.
-@Suite struct UUIDSpellingReviewTests {
-    let t: TemporaryStore
-    var store: Store { t.store }
-
-    init() throws { t = try TemporaryStore() }
-
-    struct Device: StoredModel, Hashable {
-        static let kind = "device"
-        var id: UUID
-        var name: String
-        static var recordKeys: [PartialKeyPath<Device>: String] { [\.name: "name"] }
-    }
-
-    /// A record as stores wrote it before: under the uppercase id, holding the lowercase `id` value.
-    private func legacyRecord(_ id: UUID, name: String) throws -> RecordRef {
-        let ref = try RecordRef(kind: "device", id: id.uuidString)
-        try store.insert(["id": .string(id.uuidString.lowercased()), "name": .string(name)], as: ref)
-        return ref
-    }
-
+extension UUIDSpellingTests {
     @Test func insertingAModelWhoseLegacyRecordExistsIsRefusedNotADuplicate() throws {
         let id = UUID()
         _ = try legacyRecord(id, name: "phone")

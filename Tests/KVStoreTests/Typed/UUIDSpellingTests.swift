@@ -18,7 +18,7 @@ import Testing
     }
 
     /// A record as stores wrote it before: under the uppercase id, holding the lowercase `id` value.
-    private func legacyRecord(_ id: UUID, name: String) throws -> RecordRef {
+    func legacyRecord(_ id: UUID, name: String) throws -> RecordRef {
         let ref = try RecordRef(kind: "device", id: id.uuidString)
         try store.insert(["id": .string(id.uuidString.lowercased()), "name": .string(name)], as: ref)
         return ref

@@ -16,30 +16,15 @@ import Testing
         ], as: ada)
     }
 
-    /// Every record of the store, sorted: what `kvstore dump` writes.
-    private func dump() throws -> [Record] {
-        try t.store.read { txn in
-            var records: [Record] = []
-            try txn.forEachRecord { records.append($0); return true }
-            return records
-        }
-    }
-
-    /// The commit `body` makes.
-    @discardableResult
-    private func commit(_ body: (WriteTransaction) throws -> Void) throws -> UInt64 {
-        try #require(try t.store.write { txn in try body(txn); return txn.commitID })
-    }
-
     /// Makes a commit with `body`, reverts it, and checks the records are back as before and the
     /// revert is an ordinary later commit of the journal.
     private func expectRevertRestores(_ body: (WriteTransaction) throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let before = try dump()
-        let changed = try commit(body)
-        #expect(try dump() != before, "the commit changed something", sourceLocation: sourceLocation)
+        let before = try allRecords(t.store)
+        let changed = try t.store.commitID(body)
+        #expect(try allRecords(t.store) != before, "the commit changed something", sourceLocation: sourceLocation)
         let undone = try #require(try t.store.revert(commit: changed), sourceLocation: sourceLocation)
         #expect(undone > changed, sourceLocation: sourceLocation)
-        #expect(try dump() == before, sourceLocation: sourceLocation)
+        #expect(try allRecords(t.store) == before, sourceLocation: sourceLocation)
         #expect(try t.store.journalEntries().last?.commitID == undone, sourceLocation: sourceLocation)
     }
 
@@ -99,7 +84,7 @@ import Testing
     }
 
     @Test func revertingARevertRedoes() throws {
-        let changed = try commit { try $0.setValue("Augusta", forKey: "name", of: ada) }
+        let changed = try t.store.commitID { try $0.setValue("Augusta", forKey: "name", of: ada) }
         let undone = try #require(try t.store.revert(commit: changed))
         #expect(try t.store.value(forKey: "name", of: ada) == "Ada")
         let redone = try #require(try t.store.revert(commit: undone))
@@ -109,32 +94,32 @@ import Testing
     }
 
     @Test func aLaterChangeOfTheSameKeyIsRefusedNamingItUnlessForced() throws {
-        let changed = try commit { try $0.setValue("Augusta", forKey: "name", of: ada) }
-        let later = try commit { try $0.setValue("Lady Lovelace", forKey: "name", of: ada) }
-        try commit { try $0.setValue(37, forKey: "age", of: ada) }  // another key: no conflict
-        let before = try dump()
+        let changed = try t.store.commitID { try $0.setValue("Augusta", forKey: "name", of: ada) }
+        let later = try t.store.commitID { try $0.setValue("Lady Lovelace", forKey: "name", of: ada) }
+        try t.store.commitID { try $0.setValue(37, forKey: "age", of: ada) }  // another key: no conflict
+        let before = try allRecords(t.store)
         let error = try #require(throws: RevertError.self) { try t.store.revert(commit: changed) }
         #expect(error.code == .conflict && error.laterCommit == later && error.ref == ada && error.keyPath == "name")
         #expect(error.description == "cannot revert commit \(changed): commit \(later) changed 'name' of person/ada after it; force: true reverts anyway")
         #expect(!error.description.contains("\n"))
-        #expect(try dump() == before, "a refused revert changes nothing")
+        #expect(try allRecords(t.store) == before, "a refused revert changes nothing")
         try t.store.revert(commit: changed, force: true)
         #expect(try t.store.value(forKey: "name", of: ada) == "Ada")
     }
 
     @Test func aLaterChangeInsideOrAroundTheKeyOrOfTheRecordConflicts() throws {
-        let nested = try commit { try $0.setValue("Paris", forKeyPath: "address.city", of: ada) }
-        try commit { try $0.setValue(["city": "Rome"], forKey: "address", of: ada) }
+        let nested = try t.store.commitID { try $0.setValue("Paris", forKeyPath: "address.city", of: ada) }
+        try t.store.commitID { try $0.setValue(["city": "Rome"], forKey: "address", of: ada) }
         #expect(throws: RevertError.self) { try t.store.revert(commit: nested) }
-        let age = try commit { try $0.setValue(40, forKey: "age", of: ada) }
-        try commit { try $0.delete(ada) }
+        let age = try t.store.commitID { try $0.setValue(40, forKey: "age", of: ada) }
+        try t.store.commitID { try $0.delete(ada) }
         let error = try #require(throws: RevertError.self) { try t.store.revert(commit: age) }
         #expect(error.message == "commit \(age + 1) deleted person/ada after it")
     }
 
     @Test func aTruncatedCommitIsAClearErrorNamingTheRetention() throws {
-        let first = try commit { try $0.setValue("Augusta", forKey: "name", of: ada) }
-        try commit { try $0.setValue(40, forKey: "age", of: ada) }
+        let first = try t.store.commitID { try $0.setValue("Augusta", forKey: "name", of: ada) }
+        try t.store.commitID { try $0.setValue(40, forKey: "age", of: ada) }
         let last = try t.store.read { try $0.lastSequence() }
         try t.store.truncateJournal(before: last)
         let error = try #require(throws: RevertError.self) { try t.store.revert(commit: first) }
@@ -148,7 +133,7 @@ import Testing
     @Test func theInverseGoesThroughTheClosedKindsRules() throws {
         let legacy = ref("note/1")
         try t.store.insert(["text": "hi", "legacy": true], as: legacy)
-        let deleted = try commit { try $0.delete(legacy) }
+        let deleted = try t.store.commitID { try $0.delete(legacy) }
         try t.store.write { try $0.declare(try Kind("note", keys: ["text": .string])) }
         let error = try #require(throws: KeyValueCodingError.self) { try t.store.revert(commit: deleted) }
         #expect(error.code == .undefinedKey)
@@ -156,7 +141,7 @@ import Testing
     }
 
     @Test func aKindDeclarationIsNotReverted() throws {
-        let declared = try commit { try $0.declare(try Kind("note", keys: ["text": .string])) }
+        let declared = try t.store.commitID { try $0.declare(try Kind("note", keys: ["text": .string])) }
         let error = try #require(throws: RevertError.self) { try t.store.revert(commit: declared) }
         #expect(error.code == .notRevertible)
     }
