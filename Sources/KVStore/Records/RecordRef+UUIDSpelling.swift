@@ -40,4 +40,12 @@ extension ReadTransaction {
         guard let other = ref.otherUUIDSpelling, !(try contains(ref)), try contains(other) else { return ref }
         return other
     }
+
+    /// ``resolvingUUIDSpelling(_:)`` for a caller that also needs to know whether the record
+    /// exists: one lookup when it does under `ref` (two for a UUID id found in the other case).
+    func storedUUIDSpelling(_ ref: RecordRef) throws -> (ref: RecordRef, exists: Bool) {
+        if try contains(ref) { return (ref, true) }
+        if let other = ref.otherUUIDSpelling, try contains(other) { return (other, true) }
+        return (ref, false)
+    }
 }

@@ -8,7 +8,10 @@ extension ReadTransaction {
     /// - Throws: ``ModelError`` naming the record and key path of a value that does not decode
     ///   (`contact/1 email: expected a string, found integer 42`).
     public func fetch<M: StoredModel>(_ type: M.Type, id: M.ID) throws -> M? {
-        try fetch(type, ref: resolvingUUIDSpelling(M.ref(id: id)))
+        let ref = try M.ref(id: id)
+        // Read once; only a UUID id not found is looked up again, in the other case.
+        if let model = try fetch(type, ref: ref) { return model }
+        return try ref.otherUUIDSpelling.flatMap { try fetch(type, ref: $0) }
     }
 
     /// The model stored under `ref`, or nil.

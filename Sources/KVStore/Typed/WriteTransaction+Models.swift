@@ -37,9 +37,9 @@ extension WriteTransaction {
     ///   ``update(_:from:keys:insertingIfAbsent:)-(_,[String:Value],_,_)``).
     @discardableResult
     public func save<M: StoredModel>(_ model: M, replacing scope: SaveReplacement = .modelKeys) throws -> [String: ValueChange] {
-        let ref = try resolvingUUIDSpelling(model.ref)
+        let (ref, exists) = try storedUUIDSpelling(model.ref)
         let (values, keys) = try Self.valuesAndKeys(of: model, ref: ref)
-        guard try contains(ref) else { return try insertReportingChanges(values, as: ref) }
+        guard exists else { return try insertReportingChanges(values, as: ref) }
         return try update(ref, from: values, keys: scope == .wholeRecord ? nil : keys)
     }
 
@@ -47,8 +47,8 @@ extension WriteTransaction {
     /// - Returns: whether there was one.
     @discardableResult
     public func delete<M: StoredModel>(_ type: M.Type, id: M.ID) throws -> Bool {
-        let ref = try resolvingUUIDSpelling(M.ref(id: id))
-        guard try contains(ref) else { return false }
+        let (ref, exists) = try storedUUIDSpelling(M.ref(id: id))
+        guard exists else { return false }
         try delete(ref)
         return true
     }
