@@ -15,8 +15,10 @@ import KVStore
 /// The value is stored as typed JSON (KVStore's `TypedJSON`) in a `jsonb` column, so the hub can be
 /// queried in SQL (`value->>'city'`). `jsonb` cannot hold every value exactly: a string or key
 /// containing U+0000, a double at or above 1e16 in magnitude (written with an exponent, which
-/// `jsonb` turns into an integer), `-0.0`, and a date written as a number of seconds. Uploading
-/// one is refused with ``SyncError/Code/unrepresentableValue`` rather than changed silently.
+/// `jsonb` turns into an integer), `-0.0`, and a date written as a number of seconds. Such a value
+/// travels as `{"$kv": "<base64>"}`, kvstore's own encoding of it: exact, but opaque to SQL on
+/// the hub. Only a change whose key contains U+0000 (a `text` column cannot hold it) is refused,
+/// with ``SyncError/Code/unrepresentableValue``.
 public struct HubChange: Sendable, Equatable {
     /// What a change does.
     public enum Change: String, Sendable, CaseIterable {

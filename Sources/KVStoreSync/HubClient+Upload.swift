@@ -25,7 +25,7 @@ extension HubClient {
     ///   - store: the uploading store's id.
     /// - Throws: ``SyncError``; ``SyncError/Code/unrepresentableValue`` or
     ///   ``SyncError/Code/refused`` for a change that cannot be stored (naming its sequence): a
-    ///   sequence twice in the batch; ``SyncError/Code/restoredOrCopied`` for one the hub holds
+    ///   key containing U+0000, a sequence twice in the batch; ``SyncError/Code/restoredOrCopied`` for one the hub holds
     ///   with other content (the store was restored from an older copy); then nothing of the
     ///   batch is stored.
     @discardableResult
@@ -121,10 +121,7 @@ private struct UploadColumns {
             keys.append(change.key ?? "")
             self.changes.append(change.change.rawValue)
             hasValue.append(change.value != nil)
-            switch change.value.map(HubValueText.encode) ?? .success("") {
-            case .success(let text): values.append(text)
-            case .failure(let problem): throw refuse(.unrepresentableValue, "jsonb cannot hold \(problem.description)")
-            }
+            values.append(change.value.map(HubValueText.encode) ?? "")
         }
     }
 

@@ -57,9 +57,9 @@ struct HubRowDecoder {
     private func value(_ id: Int64) throws(SyncError) -> Value? {
         guard let text = try optional(11, "value", as: String.self, row: id) else { return nil }
         do {
-            return try TypedJSON.value(from: text)
+            return try HubValueText.decode(text)
         } catch {
-            throw damaged(id, "its value is not typed JSON: \(error)")
+            throw damaged(id, error.description)
         }
     }
 

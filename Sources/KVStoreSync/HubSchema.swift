@@ -36,6 +36,11 @@ struct HubSchema {
             "CREATE TABLE {schema}.hub (id uuid PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now())",
             "INSERT INTO {schema}.hub (id) VALUES (gen_random_uuid())",
         ]),
+        // Values jsonb cannot hold exactly travel in a {"$kv": base64} envelope: a build that
+        // does not know it must not read the hub (it would refuse those rows as damaged).
+        (3, [
+            "COMMENT ON COLUMN {schema}.changes.value IS 'typed JSON, or {\"$kv\": base64} for a value jsonb cannot hold exactly'",
+        ]),
     ]
 
     /// The oldest PostgreSQL with `xid8` and `pg_current_snapshot()` (13).

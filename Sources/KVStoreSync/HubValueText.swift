@@ -1,52 +1,81 @@
 import Foundation
 import KVStore
 
-/// A value's typed JSON for the hub's `jsonb` column, refused when `jsonb` would not give the same
-/// value back. `jsonb` keeps numbers as `numeric`, which has no exponent and no negative zero
-/// (`1e+20` comes back `100000000000000000000`, an integer out of range; `-0.0` comes back
-/// `0.0`), and it rejects U+0000 in strings; key order and spacing change, which typed JSON does
-/// not mind.
+/// A value's text for the hub's `jsonb` column: its typed JSON, or — when `jsonb` would not give
+/// that back exactly — an envelope holding kvstore's own encoding of the value.
+///
+/// `jsonb` keeps numbers as `numeric`, which has no exponent and no negative zero (`1e+20` comes
+/// back `100000000000000000000`, an integer out of range; `-0.0` comes back `0.0`), and it rejects
+/// U+0000 in strings; key order and spacing change, which typed JSON does not mind. Such a value
+/// travels as `{"$kv": "<base64>"}`: exact, though opaque to SQL on the hub. Typed JSON refuses a
+/// dictionary whose only key is an unknown `$` tag (a user's `["$kv": …]` is written
+/// `{"$dict":{"$kv":…}}`), so the envelope cannot be mistaken for a value.
 enum HubValueText {
-    /// The typed JSON of `value`, or the reason `jsonb` cannot hold it.
-    static func encode(_ value: Value) -> Result<String, Problem> {
-        if let problem = problem(in: value) { return .failure(problem) }
-        return .success(TypedJSON.string(from: value))
+    /// The envelope's one key.
+    static let envelopeKey = "$kv"
+
+    /// The text to store for `value`.
+    static func encode(_ value: Value) -> String {
+        guard jsonbWouldChange(value) else { return TypedJSON.string(from: value) }
+        return #"{""# + envelopeKey + #"":""# + Data(ValueCodec.encode(value)).base64EncodedString() + #""}"#
+    }
+
+    /// The value of a text the hub returned (`jsonb` as text, `{"$kv": "…"}` with its space).
+    static func decode(_ text: String) throws(Problem) -> Value {
+        if let encoded = envelopeContent(text) {
+            guard let bytes = Data(base64Encoded: String(encoded)) else { throw Problem(description: "its \(envelopeKey) envelope is not base64") }
+            do {
+                return try ValueCodec.decode(bytes)
+            } catch {
+                throw Problem(description: "its \(envelopeKey) envelope does not hold a value: \(error)")
+            }
+        }
+        do {
+            return try TypedJSON.value(from: text)
+        } catch {
+            throw Problem(description: "its value is not typed JSON: \(error)")
+        }
     }
 
     struct Problem: Error {
         let description: String
     }
 
-    /// The first part of `value` that `jsonb` would change, walking without recursion (values
-    /// nest up to `TypedJSON.maxDepth` levels and more).
-    private static func problem(in value: Value) -> Problem? {
+    /// The base64 text of an envelope, or nil when `text` is not one. `jsonb` prints an object
+    /// as `{"key": "value"}`; the form without the space is accepted too.
+    private static func envelopeContent(_ text: String) -> Substring? {
+        for prefix in [#"{""# + envelopeKey + #"": ""#, #"{""# + envelopeKey + #"":""#] where text.hasPrefix(prefix) {
+            guard text.hasSuffix(#""}"#), text.count >= prefix.count + 2 else { return nil }
+            return text.dropFirst(prefix.count).dropLast(2)
+        }
+        return nil
+    }
+
+    /// Whether `jsonb` would give back something else than `value`'s typed JSON, walking without
+    /// recursion (values nest up to `TypedJSON.maxDepth` levels and more).
+    private static func jsonbWouldChange(_ value: Value) -> Bool {
         var pending = [value]
         while let next = pending.popLast() {
             switch next {
             case .double(let double) where double.isFinite:
-                if double == 0, double.sign == .minus { return Problem(description: "-0.0 (jsonb keeps no negative zero)") }
+                if double == 0, double.sign == .minus { return true }
                 let text = TypedJSON.string(from: next)
-                if text.contains("e+") || text.contains("E+") {
-                    return Problem(description: "the double \(text) (jsonb would give it back as an integer)")
-                }
+                // An exponent: jsonb's numeric would give it back as an integer.
+                if text.contains("e+") || text.contains("E+") { return true }
             case .date:
-                let text = TypedJSON.string(from: next)
-                if !text.hasPrefix(#"{"$date":""#) {
-                    return Problem(description: "the date \(text) (jsonb would not give its number of seconds back exactly)")
-                }
+                // A date of whole-number seconds written as a number would come back as above.
+                if !TypedJSON.string(from: next).hasPrefix(#"{"$date":""#) { return true }
             case .string(let string) where string.utf8.contains(0):
-                return Problem(description: "a string containing U+0000 (jsonb cannot hold it)")
+                return true
             case .array(let elements):
                 pending.append(contentsOf: elements)
             case .dictionary(let dictionary):
-                if dictionary.keys.contains(where: { $0.utf8.contains(0) }) {
-                    return Problem(description: "a key containing U+0000 (jsonb cannot hold it)")
-                }
+                if dictionary.keys.contains(where: { $0.utf8.contains(0) }) { return true }
                 pending.append(contentsOf: dictionary.values)
             default:
                 break
             }
         }
-        return nil
+        return false
     }
 }

@@ -30,7 +30,7 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         /// another hub). Reading on from it would skip every change the hub takes from now on;
         /// download again from ``HubCursor/start`` (applying a change twice changes nothing).
         case cursorAhead
-        /// A value that the hub's `jsonb` column cannot hold exactly (see ``HubChange``).
+        /// A change the hub cannot hold: its key contains U+0000 (see ``HubChange``).
         case unrepresentableValue
         /// The store was restored from a backup or copied with its id: the hub holds changes of
         /// the store's id that its journal does not (a sequence past its journal's end, or one

@@ -10,6 +10,10 @@ extension HubTests {
         @Test(arguments: [
             ("kind, record_id, key, change, value", #"'person', 'a', 'n', 'set', '{"$date": "yesterday"}'"#,
              "its value is not typed JSON: line 1, column 11: invalid $date 'yesterday', expected ISO 8601 like 2016-07-15T00:00:00Z"),
+            ("kind, record_id, key, change, value", #"'person', 'a', 'n', 'set', '{"$kv": "not base64!"}'"#,
+             "its $kv envelope is not base64"),
+            ("kind, record_id, key, change, value", #"'person', 'a', 'n', 'set', '{"$kv": "AQ=="}'"#,
+             "its $kv envelope does not hold a value: truncated value tag at offset 1"),
             ("kind, record_id, key, change, value", "'person', 'a', 'n', 'patch', '1'",
              "its change 'patch' is not one of set, remove, insert, delete"),
             ("kind, record_id, key, change, value", "'1person', 'a', 'n', 'set', '1'",

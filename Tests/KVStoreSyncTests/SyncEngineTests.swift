@@ -42,6 +42,28 @@ extension HubTests {
             #expect(parts.count == 2 && parts[0] == parts[1])
         }
 
+        /// Values `jsonb` cannot hold exactly (a nanosecond timestamp as a double, `-0.0`, U+0000 in
+        /// a string) sync like any other and arrive exactly: they once stopped every upload of
+        /// the store behind them.
+        @Test func valuesJsonbCannotHoldSyncExactly() async throws {
+            let database = try await HubDatabase.make()
+            let stores = try SyncedStores(2)
+            let engines = try (0..<2).map { try stores.engine($0, database) }
+            for engine in engines { _ = try await engine.sync() }
+            let note = try RecordRef("note/1")
+            try await stores[0].write { txn in
+                try txn.put(.double(1.7e18), forKey: "nanoseconds", of: note)
+                try txn.put(.double(-0.0), forKey: "zero", of: note)
+                try txn.put(.string("a\u{0}b"), forKey: "text", of: note)
+                try txn.put(.int(1), forKey: "plain", of: note)
+            }
+            _ = try await engines[0].sync()
+            _ = try await engines[1].sync()
+            let record = try #require(try await stores[1].read { try $0.record(note) })
+            #expect(TypedJSON.string(from: .dictionary(record)) == #"{"nanoseconds":1.7e+18,"plain":1,"text":"a\u0000b","zero":-0.0}"#)
+            #expect(try await database.admin("SELECT count(*) FROM \(database.schema).changes WHERE value ? '$kv'") == "3\n")
+        }
+
         /// A store restored from a backup (its journal behind what the hub holds of its id) is
         /// refused with one line, and nothing is uploaded or applied.
         @Test func aRestoredStoreIsRefused() async throws {
