@@ -19,7 +19,9 @@ struct SyncCommand: ParsableCommand {
             downloads and applies the other stores' changes by per-key last-writer-wins, and \
             prints what it uploaded, downloaded and applied, and the hub's clock offset. The first \
             sync enables sync for --kinds (every kind without it); a kind must have no records \
-            yet. --follow keeps syncing as the hub announces changes and local commits happen, \
+            yet (load them into a new store that syncs it: kvstore dump OLD | kvstore load NEW). \
+            A store is created when nothing is at PATH (a new device's), and removed again when \
+            the first pass fails before anything reached it. --follow keeps syncing as the hub announces changes and local commits happen, \
             reconnecting when the hub is lost, until SIGINT or SIGTERM. --status prints the \
             cursors, pending uploads and clock from the store alone (as 'kvstore sync status PATH' does). \
             --batch N sets the journal entries per upload batch and changes per download page \
@@ -48,7 +50,7 @@ struct SyncPassCommand: ParsableCommand {
     )
 
 
-    @OptionGroup var storePath: StorePathArgument<ExistingStore>
+    @OptionGroup var storePath: StorePathArgument<StoreCreatedWhenAbsent>
 
     @Argument(help: ArgumentHelp("The hub's URL (not needed with --status).", valueName: "url"))
     var url: String?
@@ -78,17 +80,26 @@ struct SyncPassCommand: ParsableCommand {
             guard let url = url ?? hubURL else { throw CommandError("sync needs the hub's URL: kvstore sync PATH postgres://USER@HOST/DATABASE") }
             guard batch > 0 else { throw CommandError("--batch must be at least 1, not \(batch)") }
             let hub = try HubConfiguration(url: url, passwordFile: passwordFile)
-            let kindSet = try kinds.map(Self.kinds)
-            let store = try StoreAccess.openExisting(storePath.path)
-            let engine = SyncEngine(store: store, hub: hub, options: SyncEngine.Options(kinds: kindSet, batchSize: batch))
-            if follow {
-                try Self.following(engine)
-            } else {
-                let report = try blocking { try await engine.sync() }
-                let output = StandardOutput()
-                output.lines(Self.lines(of: report, hub: hub))
-                try output.finish()
+            let options = SyncEngine.Options(kinds: try kinds.map(Self.kinds), batchSize: batch)
+            // A new device's store: made here, and removed again when nothing reached it.
+            let newStore = NewStore(at: storePath.path)
+            do {
+                try sync(SyncEngine(store: try StoreAccess.openCreating(storePath.path), hub: hub, options: options), hub: hub)
+            } catch {
+                newStore.remove()
+                throw error
             }
+        }
+    }
+
+    private func sync(_ engine: SyncEngine, hub: HubConfiguration) throws {
+        if follow {
+            try Self.following(engine)
+        } else {
+            let report = try blocking { try await engine.sync() }
+            let output = StandardOutput()
+            output.lines(Self.lines(of: report, hub: hub))
+            try output.finish()
         }
     }
 

@@ -12,14 +12,15 @@ extension WriteTransaction {
     /// ```
     /// - Throws: ``SyncStateError/Code/existingRecords`` when a kind that starts syncing has records
     ///   (nothing changes): only changes journaled while a kind syncs are uploaded, so enable
-    ///   sync before writing its records; ``StoreError/Code/replica`` on a replica.
+    ///   sync before writing its records, or insert them into a new store that syncs the kind
+    ///   (`kvstore dump OLD | kvstore load NEW`); ``StoreError/Code/replica`` on a replica.
     package func setSyncConfiguration(_ configuration: SyncConfiguration?) throws {
         let old = try kindCatalog().sync
         if old == configuration { return }
         try checkLocalWriteAllowed()
         let starting = try kinds().filter { configuration?.syncs($0.kind) == true && old?.syncs($0.kind) != true }
         if let first = starting.first {
-            throw SyncStateError(.existingRecords, "kind '\(first.kind)' has \(first.count) record\(first.count == 1 ? "" : "s") already: enable sync for a kind before it has records (only changes journaled while it syncs are uploaded)")
+            throw SyncStateError(.existingRecords, "kind '\(first.kind)' has \(first.count) record\(first.count == 1 ? "" : "s") already: enable sync for a kind before it has records (only changes journaled while it syncs are uploaded), or load its records into a new store that syncs it (kvstore dump OLD | kvstore load NEW)")
         }
         let meta = databases.meta
         if let configuration {
