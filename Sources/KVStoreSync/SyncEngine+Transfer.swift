@@ -14,20 +14,28 @@ extension SyncEngine {
             try storeUploadCursor(oldest, hub: hub)
             through = oldest
         }
-        while true {
-            let (changes, last) = try await store.read { [through, limit = options.batchSize] in
-                try $0.localChanges(after: through, limit: limit)
-            }
-            guard last > through else { return }
+        var (changes, last) = try await localBatch(after: through)
+        while last > through {
+            // The next batch is read from the store while this one is uploaded.
+            let next = last
+            async let following = localBatch(after: next)
             if !changes.isEmpty {
-                let result = try await client.upload(changes.map(HubChange.init), from: store.id)
+                let result = try await client.upload(changes, from: store.id)
                 report.uploaded += changes.count
                 report.uploadedNew += result.newChanges
                 report.uploadBatches += 1
             }
             try storeUploadCursor(last, hub: hub)
             through = last
+            (changes, last) = try await following
         }
+    }
+
+    /// The local changes of the next batch of journal entries after `through`, and the last
+    /// entry's sequence (`through` when there is none).
+    private func localBatch(after through: UInt64) async throws -> (changes: [HubChange], last: UInt64) {
+        let (changes, last) = try await store.read { [limit = options.batchSize] in try $0.localChanges(after: through, limit: limit) }
+        return (changes.map(HubChange.init), last)
     }
 
     /// Moves the upload cursor to `last` (never back).
@@ -47,14 +55,29 @@ extension SyncEngine {
                   into report: inout SyncReport) async throws {
         var cursor = try decodeCursor(download)
         var restarted = false
+        // The page asked for while the one before was applied (nil: none was).
+        var prefetched: HubPage??
         while true {
-            guard let page = try await page(client, after: cursor, kinds: kinds, restarting: !restarted) else {
+            let fetched: HubPage?
+            if let prefetched {
+                fetched = prefetched
+            } else {
+                fetched = try await page(client, after: cursor, kinds: kinds, restarting: !restarted)
+            }
+            prefetched = nil
+            guard let page = fetched else {
                 // The hub was restored into another server: read it again from the start
                 // (applying a change twice changes nothing).
                 (cursor, restarted) = (.start, true)
                 continue
             }
             if page.rows.isEmpty && page.cursor == cursor { return }
+            // The next page is asked for while this one is applied: the hub's reading and the
+            // round trip overlap the store's write. (Only after a full page: a short one is the
+            // last, and a page is requested only after the one before it arrived, so the cursor
+            // it starts from is known.)
+            let (nextCursor, mayRestart) = (page.cursor, !restarted)
+            async let next = page.isCaughtUp ? nil : self.page(client, after: nextCursor, kinds: kinds, restarting: mayRestart)
             let changes = page.rows.map(\.change.remote)
             let hubNow = store.options.wallClock().addingTimeInterval(Double(hub.offsetMilliseconds) / 1000)
             let applied = try local {
@@ -71,6 +94,7 @@ extension SyncEngine {
             report.aheadOfClock += applied.aheadOfClock.map(\.description)
             cursor = page.cursor
             if page.isCaughtUp { return }
+            prefetched = .some(try await next)
         }
     }
 
