@@ -44,12 +44,13 @@ extension HubClient {
         let rows = try await rows(PostgresQuery(unsafeSQL: downloadSQL(filteringKinds: kinds != nil), binds: binds))
         var page: [HubRow] = []
         var horizon = cursor
+        let hub = configuration.name  // made once, not per row: it percent-encodes
         for row in rows {
-            let decoder = HubRowDecoder(row: row, hub: configuration.name)
+            let decoder = HubRowDecoder(row: row, hub: hub)
             horizon = HubCursor(transaction: try decoder.horizon(), id: 0)
             // On one server the horizon only grows, and every cursor is at or below one it gave.
             guard horizon.transaction >= cursor.transaction else {
-                throw SyncError(.cursorAhead, hub: configuration.name,
+                throw SyncError(.cursorAhead, hub: hub,
                                 "the download cursor \(cursor) is ahead of the hub's transactions (the oldest still running is "
                                     + "\(horizon.transaction)): the hub was restored or replaced; download again from the start")
             }

@@ -29,10 +29,12 @@ struct HubURL {
         guard !database.isEmpty else { throw Self.problem("the hub URL names no database (postgres://USER@HOST/DATABASE)") }
     }
 
+    /// The characters a URL's user and database keep as they are.
+    private static let unreserved = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+
     /// `postgres://USER@HOST:PORT/DATABASE`, the user and database percent-encoded as needed.
     static func redacted(user: String, host: String, port: Int, database: String) -> String {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-        func encode(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text }
+        func encode(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text }
         let hostText = host.contains(":") ? "[\(host)]" : host
         return "postgres://\(encode(user))@\(hostText):\(port)/\(encode(database))"
     }
