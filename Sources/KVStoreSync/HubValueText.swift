@@ -42,11 +42,14 @@ enum HubValueText {
     }
 
     /// The base64 text of an envelope, or nil when `text` is not one. `jsonb` prints an object
-    /// as `{"key": "value"}`; the form without the space is accepted too.
+    /// as `{"key": "value"}`; the form without the space is accepted too. A user's dictionary with
+    /// a `$kv` key among others can print with the same start and end (`jsonb` sorts shorter keys
+    /// first: `{"$kv": "x", "name": "y"}`): the envelope's one string holds no `"`.
     private static func envelopeContent(_ text: String) -> Substring? {
         for prefix in [#"{""# + envelopeKey + #"": ""#, #"{""# + envelopeKey + #"":""#] where text.hasPrefix(prefix) {
             guard text.hasSuffix(#""}"#), text.count >= prefix.count + 2 else { return nil }
-            return text.dropFirst(prefix.count).dropLast(2)
+            let content = text.dropFirst(prefix.count).dropLast(2)
+            return content.utf8.contains(UInt8(ascii: "\"")) ? nil : content
         }
         return nil
     }
