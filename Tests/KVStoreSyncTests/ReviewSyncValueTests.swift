@@ -9,7 +9,8 @@ extension HubTests {
     /// for a `$kv` envelope nor beyond what typed JSON reads.
     @Suite struct ReviewSyncValueTests {
         /// Uploads each value as a change and downloads it: each comes back exactly.
-        private func roundTrip(_ values: [Value]) async throws {
+        @discardableResult
+        private func roundTrip(_ values: [Value]) async throws -> HubDatabase {
             let database = try await HubDatabase.make()
             let (a, b) = (UUID(), UUID())
             let rows = try await database.withClient { hub in
@@ -25,6 +26,7 @@ extension HubTests {
                 let sent = values[Int(row.change.originSequence) - 1]
                 #expect(row.change.value == sent, "value \(row.change.originSequence)")
             }
+            return database
         }
 
         /// A dictionary with a `$kv` key among others is written as a plain object; `jsonb` sorts
@@ -44,6 +46,15 @@ extension HubTests {
         @Test func valueNestedWithinTheStoreLimitComesBack() async throws {
             let deep = (0..<300).reduce(Value.int(1)) { inner, _ in .dictionary(["$a": inner]) }
             try await roundTrip([deep])
+        }
+
+        /// At 512 typed JSON levels a value still travels as typed JSON (SQL sees it); one level
+        /// more (a date at the bottom) travels in its envelope.
+        @Test func theEnvelopeStartsOneLevelPastWhatTypedJSONReads() async throws {
+            let wrapped = { (leaf: Value) in (0..<256).reduce(leaf) { inner, _ in Value.dictionary(["$a": inner]) } }
+            let database = try await roundTrip([wrapped(.int(1)), wrapped(.date(Date(timeIntervalSinceReferenceDate: 0)))])
+            let envelopes = try await database.admin("SELECT origin_seq FROM \(database.schema).changes WHERE value ? '$kv'")
+            #expect(envelopes == "2\n")
         }
     }
 }
