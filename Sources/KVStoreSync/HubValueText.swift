@@ -42,20 +42,28 @@ enum HubValueText {
     }
 
     /// The base64 text of an envelope, or nil when `text` is not one. `jsonb` prints an object
-    /// as `{"key": "value"}`; the form without the space is accepted too.
+    /// as `{"key": "value"}`; the form without the space is accepted too. A user's dictionary with
+    /// a `$kv` key among others can print with the same start and end (`jsonb` sorts shorter keys
+    /// first: `{"$kv": "x", "name": "y"}`): the envelope's one string holds no `"`.
     private static func envelopeContent(_ text: String) -> Substring? {
         for prefix in [#"{""# + envelopeKey + #"": ""#, #"{""# + envelopeKey + #"":""#] where text.hasPrefix(prefix) {
             guard text.hasSuffix(#""}"#), text.count >= prefix.count + 2 else { return nil }
-            return text.dropFirst(prefix.count).dropLast(2)
+            let content = text.dropFirst(prefix.count).dropLast(2)
+            return content.utf8.contains(UInt8(ascii: "\"")) ? nil : content
         }
         return nil
     }
 
-    /// Whether `jsonb` would give back something else than `value`'s typed JSON, walking without
-    /// recursion (values nest up to `TypedJSON.maxDepth` levels and more).
+    /// Whether `jsonb` would give back something else than `value`'s typed JSON, or typed JSON
+    /// would not read it back, walking without recursion (values nest up to
+    /// `TypedJSON.maxDepth` levels and more).
     private static func jsonbWouldChange(_ value: Value) -> Bool {
-        var pending = [value]
-        while let next = pending.popLast() {
+        // Each value with the typed JSON containers around it: a value the store holds may still
+        // nest deeper than typed JSON reads, as tagged scalars and `$dict` wrappers add a level.
+        var pending = [(value, 0)]
+        while let (next, around) = pending.popLast() {
+            let depth = around + typedJSONLevels(of: next)
+            if depth > TypedJSON.maxDepth { return true }
             switch next {
             case .double(let double) where double.isFinite:
                 if double == 0, double.sign == .minus { return true }
@@ -68,14 +76,29 @@ enum HubValueText {
             case .string(let string) where string.utf8.contains(0):
                 return true
             case .array(let elements):
-                pending.append(contentsOf: elements)
+                pending.append(contentsOf: elements.lazy.map { ($0, depth) })
             case .dictionary(let dictionary):
                 if dictionary.keys.contains(where: { $0.utf8.contains(0) }) { return true }
-                pending.append(contentsOf: dictionary.values)
+                pending.append(contentsOf: dictionary.values.lazy.map { ($0, depth) })
             default:
                 break
             }
         }
         return false
+    }
+
+    /// The typed JSON arrays and objects `value` opens itself: one for a container or a tagged
+    /// scalar, two for a dictionary written in a `$dict` wrapper.
+    private static func typedJSONLevels(of value: Value) -> Int {
+        switch value {
+        case .null, .bool, .int, .string:
+            0
+        case .double(let double):
+            double.isFinite ? 0 : 1
+        case .bytes, .date, .reference, .array:
+            1
+        case .dictionary(let dictionary):
+            dictionary.count == 1 && dictionary.keys.first?.utf8.first == UInt8(ascii: "$") ? 2 : 1
+        }
     }
 }
