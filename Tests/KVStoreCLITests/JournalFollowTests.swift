@@ -42,6 +42,15 @@ import TestSupport
         #expect(seen.all == ["2 a", "3 b", "4 c"])
     }
 
+    /// A SIGINT or SIGTERM sent at once, before the follower has set up its handling (held
+    /// pending when the parent started it with those signals blocked): it still ends following.
+    /// It once was discarded, and the follower ran on until a second signal.
+    @Test(arguments: [SIGINT, SIGTERM]) func aSignalSentAtOnceStillEndsFollowing(signal: Int32) throws {
+        let follower = try BackgroundCommand(["journal", "list", store, "--follow"], in: dir, readingOutput: false)
+        let status = follower.stop(signal: signal)
+        #expect(status == 0 || follower.endedBySignal, "the follower ran on after the signal (status \(status))")
+    }
+
     @Test func aConsumerResumesAfterItsCommittedCursor() throws {
         try dir.succeed("journal", "consumers", store, "--register", "indexer", "--after", "1")
         let follower = try BackgroundCommand(["journal", "list", store, "--consumer", "indexer", "--follow"], in: dir)

@@ -91,13 +91,22 @@ struct JournalFollowing {
 
     /// Calls `stop` on SIGINT or SIGTERM (instead of ending the process). Cancel the returned
     /// sources when done.
+    ///
+    /// A signal that came before (held pending: the process was started with it blocked, as
+    /// Foundation's `Process` starts children) counts too: ignoring the signal, which the
+    /// sources need, discards a pending one, so it is looked for first.
     static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceProtocol] {
-        [SIGINT, SIGTERM].map { number in
+        var pending = sigset_t()
+        sigemptyset(&pending)
+        sigpending(&pending)
+        let sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler(handler: stop)
             source.resume()
             return source
         }
+        if sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1 { DispatchQueue.global().async(execute: stop) }
+        return sources
     }
 }
