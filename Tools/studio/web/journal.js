@@ -73,8 +73,13 @@ const journal = {
   connect() {
     const state = document.getElementById("live-state");
     journal.source = new EventSource("/api/events");
-    journal.source.onopen = () => { state.textContent = "live"; state.className = "live on"; };
-    journal.source.onerror = () => { state.textContent = "reconnecting…"; state.className = "live off"; };
+    let lost = false;
+    journal.source.onopen = () => {
+      state.textContent = "live";
+      state.className = "live on";
+      if (lost) { lost = false; app.loadKinds().then(app.refresh); journal.load(); }  // what was missed meanwhile
+    };
+    journal.source.onerror = () => { lost = true; state.textContent = "reconnecting…"; state.className = "live off"; };
     journal.source.addEventListener("failure", (event) => toast(JSON.parse(event.data).error));
     journal.source.onmessage = (event) => {
       const batch = JSON.parse(event.data);
