@@ -47,7 +47,9 @@ class Studio:
     def __init__(self, kvstore, directory):
         self.kvstore = os.path.abspath(kvstore)
         self.path = os.path.join(directory, "store")
-        lines = [json.dumps({"kind": "person", "id": "p%03d" % n, "values": {"name": "Person %d" % n, "age": n % 50}})
+        lines = [json.dumps({"kind": "person", "id": "p%03d" % n, "values": {
+            "name": "Person %d" % n, "age": n % 50, "address": {"city": ["London", "Paris", "Zurich"][n % 3], "zip": str(1000 + n)},
+            "tags": ["t%d" % (n % 4)]}})
                  for n in range(250)]
         lines += [json.dumps({"kind": "invoice", "id": str(n), "values": {"customer": {"$ref": "person/p001"}, "amount": n}})
                   for n in range(3)]
@@ -240,6 +242,11 @@ def run(arguments):
             wait(driver, lambda: '"Edited in the studio"' == studio.cli("get", studio.path, "person/p003", "name"), "the edit did not reach kvstore get")
             print("ok: edited a value; kvstore get reads it")
 
+            wait(driver, lambda: "Edited in the studio" in driver.find_element(By.CSS_SELECTOR, "#journal-entries li").text, "the edit in the journal pane")
+            click(driver, "#journal-entries li button.revert")
+            wait(driver, lambda: '"Person 3"' == studio.cli("get", studio.path, "person/p003", "name"), "reverting the edit's commit")
+            print("ok: reverted the edit's commit from the journal pane")
+
             driver.get(studio.base + "/#/health")
             wait(driver, lambda: driver.find_elements(By.ID, "health-figures"), "the health view")
             check("map used" in driver.find_element(By.ID, "health-figures").text.lower(), "the health figures")
@@ -249,7 +256,9 @@ def run(arguments):
             print("ok: health view")
         except Failure:
             if driver:
-                driver.save_screenshot(os.path.join(directory, "..", "studio-failure.png"))
+                failure_shot = os.path.join(tempfile.gettempdir(), "kvstore-studio-failure.png")
+                driver.save_screenshot(failure_shot)
+                print("screenshot at the failure:", failure_shot, file=sys.stderr)
                 state = driver.execute_script("return JSON.stringify([browse.kind, browse.sort, browse.where, browse.pageIndex])")
                 print("page at the failure:", driver.current_url, state, ids(driver)[:4], file=sys.stderr)
             raise
