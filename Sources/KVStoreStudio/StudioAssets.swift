@@ -882,7 +882,7 @@ const values = {
   /** The typed JSON text of a value, for an edit box. */
   text(value) { return JSON.stringify(value); },
 
-  /** Sort text of a value, for comparing rows. */
+  /** Whether two values are the same typed JSON (a row or a value changed). */
   same(a, b) { return JSON.stringify(a) === JSON.stringify(b); },
 };
 """#####),
