@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),  // studio only
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),  // tests only
         // `swift package generate-documentation` (DocC catalogs in Sources/*/*.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -65,6 +66,17 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The browser inspector (`kvstore studio`): apps that embed KVStore never link Hummingbird.
+        .target(
+            name: "KVStoreStudio",
+            dependencies: [
+                "KVStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "kvstore",
             dependencies: [
@@ -72,6 +84,7 @@ let package = Package(
                 "KVStoreNetwork",
                 "KVStoreTemplates",
                 "KVStoreSync",
+                "KVStoreStudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/kvstore",
@@ -87,6 +100,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "KVStoreTemplatesTests", dependencies: ["KVStoreTemplates", "KVStore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStoreCLITests", dependencies: ["kvstore", "KVStore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "KVStoreStudioTests", dependencies: ["KVStoreStudio", "KVStore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStoreNetworkTests", dependencies: ["KVStoreNetwork", "KVStore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStoreSyncTests", dependencies: ["KVStoreSync", "KVStore", "TestSupport", "kvstore"], swiftSettings: strict),
     ],

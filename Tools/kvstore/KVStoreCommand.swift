@@ -38,7 +38,7 @@ struct KVStoreCommand: ParsableCommand {
             StatCommand.self, VerifyCommand.self, DiffCommand.self, RenderCommand.self, KindCommand.self,
             RevertCommand.self,
             ReplicateCommand.self, PromoteCommand.self,
-            ServeCommand.self, IndexCommand.self, SyncCommand.self,
+            ServeCommand.self, IndexCommand.self, SyncCommand.self, StudioCommand.self,
             TortureCommand.self,  // hidden: the crash and concurrency tests' writer
         ]
     )
