@@ -40,6 +40,19 @@ struct IndexChoice {
         return best
     }
 
+    /// The whole of an index of `kind` whose first key path is the query's first sort key, for
+    /// a query without conditions: its entries come in that key's order (the planner keeps it
+    /// only when its survey says the entries allow that order).
+    static func inOrder(for query: RecordQuery, in transaction: ReadTransaction) throws -> IndexChoice? {
+        guard let first = query.sort.first else { return nil }
+        for index in try transaction.indexes(ofKind: query.kind) where index.keyPaths.first == first.keyPath {
+            guard let built = try transaction.builtIndex(index, ofKind: query.kind), let whole = IndexKeyRange(folded: index.isFolded) else { continue }
+            return IndexChoice(scan: IndexScan(built: built, ranges: [whole]), equalityCount: 0, hasRange: false, used: [], prefix: [],
+                               rangeOffsets: [0])
+        }
+        return nil
+    }
+
     /// The conditions an index could serve among the conjuncts of `query`'s predicate.
     static func conditions(of query: RecordQuery) -> [IndexCondition] {
         conjuncts(of: query.predicate).compactMap { conjunct -> IndexCondition? in

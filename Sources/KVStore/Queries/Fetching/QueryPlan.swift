@@ -75,7 +75,7 @@ enum QueryPlanner {
     /// reads no entry of the ranges); grouped by the leading sort keys when the index gives their
     /// order only (``IndexChoice/orderableSortKeys(of:)``); else unordered.
     static func plan(for query: RecordQuery, in transaction: ReadTransaction) throws -> QueryPlan {
-        var residual = query.predicate == .true ? nil : query.predicate
+        let residual = query.predicate == .true ? nil : query.predicate
         guard try transaction.effectiveKind(named: query.kind)?.valueForUndefinedKey == nil else {
             return QueryPlan(access: .scan(KindScan(kind: query.kind)), residual: residual, order: .sorted([]))
         }
@@ -83,8 +83,21 @@ enum QueryPlanner {
             if let union = try IndexUnion.best(for: query, in: transaction) {
                 return QueryPlan(access: .union(union), residual: residual, order: .unordered)
             }
+            // A page of every record in a sort's order: read an index in that order, when one
+            // gives it, instead of the whole kind (a table sorted by a column, 50 at a time).
+            if query.predicate == .true, query.limit != nil, let choice = try IndexChoice.inOrder(for: query, in: transaction) {
+                let plan = try Self.plan(for: query, reading: choice, residual: residual, in: transaction)
+                if plan.order != .unordered { return plan }
+            }
             return QueryPlan(access: .scan(KindScan(kind: query.kind)), residual: residual, order: .sorted([]))
         }
+        return try plan(for: query, reading: choice, residual: residual, in: transaction)
+    }
+
+    /// The plan that reads the ranges of `choice`.
+    private static func plan(for query: RecordQuery, reading choice: IndexChoice, residual: KeyPathPredicate?,
+                             in transaction: ReadTransaction) throws -> QueryPlan {
+        var residual = residual
         let answerable = choice.used.filter { $0.isExact(on: choice.scan.built.index) }
         let orderable = choice.orderableSortKeys(of: query)
         let wholeOrder = choice.givesWholeOrder(sortKeys: orderable, of: query)
