@@ -44,8 +44,14 @@ public final class Store: Sendable {
         public var createIfMissing: Bool = true
         /// Open read-only: every write fails with ``StoreError/Code/readOnly``.
         public var readOnly: Bool = false
-        /// Commit durability (default `.full`; see ``Durability``).
+        /// Commit durability (default `.full`; see ``Durability`` and <doc:GroupCommitAndDurability>).
         public var durability: Durability = .full
+        /// How often a store opened with ``Durability/periodicSync`` syncs in the background when
+        /// this process committed since its last sync (default 1 s): after an OS crash, what
+        /// was committed up to a completed sync survives unless commits followed it (see
+        /// ``Durability/periodicSync``). Ignored by the other durabilities; the first opening of
+        /// a store in a process sets it for every ``Store`` on the store in that process.
+        public var syncInterval: Duration = .seconds(1)
         /// The initial LMDB map size; it grows by doubling when full, up to `maxMapSize`.
         public var mapSize: Int = 64 << 20
         /// The largest the LMDB map may grow to (default 1 TiB).
@@ -227,8 +233,9 @@ public final class Store: Sendable {
         var clock: ClockCache.Entry?
         let result: T
         do {
-            // Hand the turn on before delivering: a callback's write may be waiting for it.
-            defer { queue?.release() }
+            // Hand the turn on once the write lock is released — before the commit's sync and
+            // before delivering: the next write commits meanwhile, and a callback's write may be
+            // waiting for its turn.
             result = try environment.write({ txn in
                 let transaction = WriteTransaction(store: self, transaction: txn)
                 transaction.priorsSentBefore = priorsSent
@@ -241,7 +248,7 @@ public final class Store: Sendable {
             }, didCommit: {
                 if let clock { clocks.committed(clock) }
                 if let batch { ticket = observation.committed(batch) }
-            })
+            }, unlocked: { queue?.release() })
         } catch let error as LMDBError {
             throw writeError(error)
         }
