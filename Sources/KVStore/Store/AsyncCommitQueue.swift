@@ -8,7 +8,7 @@ import LMDB
 /// 1. ``submit(_:)`` queues a write. When the committer is idle it starts a round.
 /// 2. A round takes every queued write and runs them together (`Environment.writeDeferringSync`):
 ///    one LMDB write transaction, each write in a nested transaction of its own, one commit. Under
-///    ``Durability/full`` LMDB syncs the data pages inside the write lock and writes the meta page
+///    `.full` LMDB syncs the data pages inside the write lock and writes the meta page
 ///    unsynced (`MDB_NOMETASYNC`); the round hands the group to the syncer and takes the writes
 ///    queued meanwhile.
 /// 3. The syncer syncs once for every group handed to it since its last sync (``Environment/syncCommitted()``:

@@ -28,7 +28,7 @@ extension Store {
     /// takes every write queued and commits them as one group — one LMDB transaction, each
     /// write's `body` in a nested transaction of its own, as in a group commit of
     /// ``write(_:)-2jclw`` — while the writes that arrive meanwhile queue for the next group. With
-    /// ``Durability/full`` the group's data pages are synced inside the write lock, and its meta
+    /// `.full` the group's data pages are synced inside the write lock, and its meta
     /// page by another thread after the lock is released, while the next group already commits;
     /// the group's callers resume only once that sync returned. So a task (or several) that keeps
     /// many writes in flight makes a few syncs per group instead of two per write. Each write
