@@ -63,22 +63,25 @@ package final class CommitQueue: @unchecked Sendable {
         state.compareExchange(expected: State.free, desired: State.running, ordering: .acquiring).exchanged
     }
 
-    /// Queues `write` behind the running write and waits.
-    /// - Returns: the group for the caller to run and then ``release(after:)`` (`write` first) — right
-    ///   away when the queue is free — or nil once another thread ran `write` in its group.
-    func join(_ write: GroupedWrite) -> [GroupedWrite]? {
+    /// Queues `writes` (one or more, kept together: they run in one group) behind the running
+    /// write and waits.
+    /// - Returns: the group for the caller to run and then ``release(after:)`` (`writes[0]` first) —
+    ///   right away, `writes` alone, when the queue is free — or nil once another thread ran
+    ///   `writes` in its group.
+    func join(_ writes: [GroupedWrite]) -> [GroupedWrite]? {
+        let write = writes[0]
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while true {
             let current = state.load(ordering: .acquiring)
             if current == State.free {
-                if state.compareExchange(expected: current, desired: State.running, ordering: .acquiring).exchanged { return [write] }
+                if state.compareExchange(expected: current, desired: State.running, ordering: .acquiring).exchanged { return writes }
             } else if current == State.waited
                 || state.compareExchange(expected: current, desired: State.waited, ordering: .relaxed).exchanged {
                 break
             }
         }
-        waiting.append(write)
+        waiting.append(contentsOf: writes)
         while true {
             switch write.state {
             case .waiting:
@@ -93,24 +96,19 @@ package final class CommitQueue: @unchecked Sendable {
         }
     }
 
-    /// Ends the running write: wakes the other writes of `group` (the caller's is first), and
-    /// hands the queue to the first write waiting, to lead all those waiting, or frees it.
+    /// Ends the running write: ``handOn()``, then ``wake(_:)`` the other writes of `group` (the
+    /// caller's is first).
     package func release(after group: [GroupedWrite] = []) {
-        if group.count < 2,
-           state.compareExchange(expected: State.running, desired: State.free, ordering: .releasing).exchanged {
-            return
-        }
+        handOn()
+        wake(group)
+    }
+
+    /// Hands the queue to the first write waiting, to lead all those waiting, or frees it. The
+    /// running write's group may still wait for ``wake(_:)`` (while its commit is made durable).
+    func handOn() {
+        if state.compareExchange(expected: State.running, desired: State.free, ordering: .releasing).exchanged { return }
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        for write in group.dropFirst() {
-            write.state = .done
-            pthread_cond_signal(write.wakeup)
-        }
-        if group.count > 1 {
-            counts.groups += 1
-            counts.groupedWrites += group.count
-            counts.largestGroup = max(counts.largestGroup, group.count)
-        }
         // Under the lock no write joins meanwhile: `waiting` and the state agree.
         if let next = waiting.first {
             next.group = waiting
@@ -121,6 +119,20 @@ package final class CommitQueue: @unchecked Sendable {
         } else {
             state.store(State.free, ordering: .releasing)
         }
+    }
+
+    /// Wakes the writes of a group that ran (all but the first, the caller's): their write is over.
+    func wake(_ group: [GroupedWrite]) {
+        guard group.count > 1 else { return }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        for write in group.dropFirst() {
+            write.state = .done
+            pthread_cond_signal(write.wakeup)
+        }
+        counts.groups += 1
+        counts.groupedWrites += group.count
+        counts.largestGroup = max(counts.largestGroup, group.count)
     }
 
     /// The writes waiting for their turn (tests wait on it to make a group).

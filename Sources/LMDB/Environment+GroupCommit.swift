@@ -15,21 +15,55 @@ extension Environment {
     ///
     /// The bodies run on the leading thread, which holds the write lock: a body that starts a
     /// write of this environment fails with `EDEADLK`, as it would on its own thread.
+    ///
+    /// With ``Durability/full`` the leader commits, lets the next group start, syncs (one
+    /// ``syncCommitted()`` for the group), and only then wakes the group's writers.
     package func write(_ write: GroupedWrite) throws(LMDBError) {
         try checkWriteAllowed()
         // The write's closures are not called after this point; the caller may own what they capture.
         defer { write.dropClosures() }
-        guard let group = commitQueue.join(write) else { return }
+        guard let group = commitQueue.join([write]) else { return }
+        _ = lead(group, deferringSyncOf: 0)
+    }
+
+    /// Runs `writes` together in a group commit, as ``write(_:)`` runs one, without waiting for
+    /// the ``Durability/full`` sync of their commit when they made up the group alone: then it
+    /// returns true, and the caller must call ``syncCommitted()`` before it tells their writers
+    /// that they committed (each write's ``GroupedWrite/error`` is nil). Meanwhile the next group
+    /// commits. It returns false when nothing is left to sync: the writes failed, or another
+    /// write led their group (it synced before it woke them), or the durability needs no sync.
+    ///
+    /// The closures stay: the caller owns them and the writes.
+    package func writeDeferringSync(_ writes: [GroupedWrite]) throws(LMDBError) -> Bool {
+        try checkWriteAllowed()
+        guard let group = commitQueue.join(writes) else { return false }
+        return lead(group, deferringSyncOf: writes.count)
+    }
+
+    /// Runs `group` (led by the calling thread) and ends it: commits, hands the queue on, syncs
+    /// unless the sync is deferred to the caller (when the caller's `deferred` writes are the whole
+    /// group), and wakes the group. - Returns: whether the sync was deferred.
+    private func lead(_ group: [GroupedWrite], deferringSyncOf deferred: Int) -> Bool {
+        var committed = false
         writeLock.withLock { _ in
             writerThread.store(currentThreadID(), ordering: .relaxed)
             defer { writerThread.store(0, ordering: .relaxed) }
             do {
                 while try !commit(group) {}
+                committed = group.contains { $0.error == nil }
             } catch {
                 for write in group where write.error == nil { write.error = error }
             }
         }
-        commitQueue.release(after: group)
+        commitQueue.handOn()
+        let syncs = committed && options.durability.syncsMetaAfterCommit
+        if syncs && group.count != deferred {
+            do { try syncCommitted() } catch {
+                for write in group where write.error == nil { write.error = error }
+            }
+        }
+        commitQueue.wake(group)
+        return syncs && group.count == deferred
     }
 
     /// Runs the group's transaction once.

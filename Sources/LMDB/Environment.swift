@@ -1,4 +1,5 @@
 import CLMDB
+import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -40,6 +41,9 @@ public final class Environment: Sendable {
         public var durability: Durability
         /// Permissions of the files LMDB creates (`0o600` by default: owner only).
         public var fileMode: UInt32
+        /// How often a ``Durability/periodicSync`` environment syncs when this process committed
+        /// since its last sync (default 1 s; at least 1 ms). Other durabilities ignore it.
+        public var syncInterval: Duration
 
         public init(
             mapSize: Int = 64 << 20,
@@ -48,7 +52,8 @@ public final class Environment: Sendable {
             maxReaders: UInt32 = 126,
             readOnly: Bool = false,
             durability: Durability = .full,
-            fileMode: UInt32 = 0o600
+            fileMode: UInt32 = 0o600,
+            syncInterval: Duration = .seconds(1)
         ) {
             self.mapSize = mapSize
             self.maxMapSize = maxMapSize
@@ -57,6 +62,7 @@ public final class Environment: Sendable {
             self.readOnly = readOnly
             self.durability = durability
             self.fileMode = fileMode
+            self.syncInterval = syncInterval
         }
     }
 
@@ -74,6 +80,10 @@ public final class Environment: Sendable {
     private let mapSize: Atomic<Int>
     /// Top-level write commits attempted by this process (see ``beginRead()``).
     private let commitsAttempted = Atomic<UInt64>(0)
+    /// The syncs made and the last commit one covered (`Environment+Syncs.swift`).
+    package let syncState = SyncState()
+    /// The background sync of ``Durability/periodicSync`` (set once, in `init`).
+    nonisolated(unsafe) private var periodicSync: (any DispatchSourceTimer)?
     /// The files as opened, and which one was found replaced (1 + its index; 0: none).
     let openedFiles: OpenedFiles
     let replacedFile = Atomic<Int>(0)
@@ -130,6 +140,7 @@ public final class Environment: Sendable {
         self.options = options
         self.openedFiles = OpenedFiles(directory: path, handle: env)
         self.mapSize = Atomic(info.me_mapsize)
+        if options.durability == .periodicSync && !options.readOnly { periodicSync = startPeriodicSync() }
     }
 
     /// Adopts the map size recorded in the file when it is larger than the one just opened with.
@@ -150,6 +161,8 @@ public final class Environment: Sendable {
     nonisolated(unsafe) var registryID: EnvironmentRegistry.DirectoryID?
 
     deinit {
+        periodicSync?.cancel()
+        syncBeforeClosing()
         EnvironmentRegistry.close(handle, id: registryID)
         openedFiles.closeDirectory()
     }
@@ -160,10 +173,16 @@ public final class Environment: Sendable {
     /// The largest key LMDB accepts, in bytes.
     public var maxKeySize: Int { Int(mdb_env_get_maxkeysize(handle)) }
 
-    /// Flushes buffers to disk; needed only with ``Durability/noSync`` or ``Durability/noMetaSync``.
+    /// Flushes buffers to disk: every commit that returned before the call is durable when it
+    /// returns. Needed only with the relaxed durabilities (``Durability``); `force` false does
+    /// nothing for them (LMDB syncs then only when the environment syncs at commit).
     public func sync(force: Bool = true) throws(LMDBError) {
-        try LMDBError.check(mdb_env_sync(handle, force ? 1 : 0), "mdb_env_sync")
+        if force { try syncFile() } else { try LMDBError.check(mdb_env_sync(handle, 0), "mdb_env_sync") }
+        syncState.count(\.requested)
     }
+
+    /// Top-level write commits attempted by this process so far.
+    package var commitsMade: UInt64 { commitsAttempted.load(ordering: .acquiring) }
 
     /// Environment statistics and information.
     public func info() -> (mapSize: Int, lastPage: Int, lastTransaction: Int, maxReaders: Int, readers: Int, pageSize: Int) {
@@ -231,9 +250,16 @@ public final class Environment: Sendable {
     /// ``write(_:)``, then `didCommit` once the final run of `body` has committed, while this
     /// thread still holds the write lock: what it does is ordered like the commits themselves
     /// (the store queues change notifications there). It does not run when the write fails.
-    package func write<T>(_ body: (Transaction) throws -> T, didCommit: () -> Void) throws -> T {
+    /// `unlocked` runs once the write lock is released (or the write was refused) and before
+    /// the commit is made durable (``Durability/full``: ``syncCommitted()``), so that the caller
+    /// can let the next write start meanwhile.
+    package func write<T>(
+        _ body: (Transaction) throws -> T, didCommit: () -> Void, unlocked: () -> Void = {}
+    ) throws -> T {
+        var isUnlocked = false
+        defer { if !isUnlocked { unlocked() } }
         try checkWriteAllowed()
-        return try writeLock.withLock { _ in
+        let result = try writeLock.withLock { _ in
             writerThread.store(currentThreadID(), ordering: .relaxed)
             defer { writerThread.store(0, ordering: .relaxed) }
             while true {
@@ -259,6 +285,10 @@ public final class Environment: Sendable {
                 return result
             }
         }
+        isUnlocked = true
+        unlocked()
+        if options.durability.syncsMetaAfterCommit { try syncCommitted() }
+        return result
     }
 
     /// Throws what ``write(_:)`` throws before it waits for its turn: `EACCES` on a read-only

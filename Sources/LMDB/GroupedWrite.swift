@@ -58,7 +58,7 @@ package final class GroupedWrite: @unchecked Sendable {
 
     /// Releases the closures (and what they capture) once the write is over, on the writer's
     /// thread: the leader may hold the object a little longer, but never calls them again.
-    func dropClosures() {
+    package func dropClosures() {
         body = { _ in }
         merged = {}
         discarded = {}

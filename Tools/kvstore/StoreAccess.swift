@@ -26,8 +26,9 @@ enum StoreAccess {
     /// store. Several processes may create one store at once: one makes it, the others open it.
     /// - Parameter mapSize: the map size to start with, when more than the store's (`load` sizes
     ///   it for its input, so the write need not grow the map and start again).
-    static func openCreating(_ path: String, mapSize: Int? = nil) throws(StoreError) -> Store {
+    static func openCreating(_ path: String, mapSize: Int? = nil, durability: Durability = .full) throws(StoreError) -> Store {
         var options = Store.Options()
+        options.durability = durability
         if let mapSize { options.mapSize = max(options.mapSize, mapSize) }
         options.createIfMissing = StoreDirectory.isEmpty(atPath: path)
         return try open(path, options)

@@ -20,28 +20,63 @@ extension Store {
         }
     }
 
-    /// Runs `body` in a write transaction on one of the store's writer threads, as ``write(_:)-2jclw``
-    /// does — one commit, group commit with other writes waiting, observers notified before it
-    /// returns, at the store's ``Options/durability`` — and returns its result to the caller's task
-    /// without blocking a thread of the Swift concurrency pool.
+    /// Runs `body` in a write transaction and returns its result to the caller's task once the
+    /// write committed at the store's ``Options/durability``, without holding a thread while it
+    /// waits: callers queue, and their writes commit together, as lmdb-js commits.
     ///
-    /// `body` is `@Sendable` and not isolated to any actor: it runs on a writer thread of the store,
-    /// or, when it joins a group commit led by a synchronous ``write(_:)-2jclw``, on that writer's thread
-    /// (see ``write(_:)-2jclw``) — never on the caller's actor (the main actor included), and the caller
-    /// resumes on its own actor once the write committed. `body` may run more than once when the
-    /// store grows its map.
+    /// Async writes go through a pipeline of the store's (one per environment): one commit thread
+    /// takes every write queued and commits them as one group — one LMDB transaction, each
+    /// write's `body` in a nested transaction of its own, as in a group commit of
+    /// ``write(_:)-2jclw`` — while the writes that arrive meanwhile queue for the next group. With
+    /// `.full` the group's data pages are synced inside the write lock, and its meta
+    /// page by another thread after the lock is released, while the next group already commits;
+    /// the group's callers resume only once that sync returned. So a task (or several) that keeps
+    /// many writes in flight makes a few syncs per group instead of two per write. Each write
+    /// still is a commit of its own: its own commit id (ids increase in the order the writes were
+    /// queued), its contiguous journal entries, its observer notifications (delivered in commit
+    /// order before the caller resumes), its own outcome — a `body` that throws drops only its
+    /// own changes and its caller gets its error, while the rest of the group commits; a failed
+    /// commit or sync fails every write of the group (a failed sync leaves the group committed
+    /// but perhaps not durable).
     ///
-    /// A task cancelled before `body` started (waiting for a writer thread or for its turn in the
-    /// write queue) does not run it, commits nothing and throws `CancellationError`. Once `body`
-    /// started, the write runs to its end and commits; the cancellation is not seen (``write(_:)-2jclw``
-    /// returns the result as if the task had not been cancelled).
-    /// - Throws: `CancellationError`, ``StoreError``, or what `body` throws (then nothing commits).
+    /// `body` is `@Sendable` and not isolated to any actor: it runs on the store's commit thread,
+    /// or on the thread of a synchronous ``write(_:)-2jclw`` that leads the group it joined — never on
+    /// the caller's actor (the main actor included), and the caller resumes on its own actor.
+    /// `body` may run more than once when the store grows its map. Do not wait inside `body` for
+    /// another write to return: it may be in the same group, waiting for `body`.
+    ///
+    /// A task cancelled before `body` started (while its write is queued) does not run it,
+    /// commits nothing and throws `CancellationError`. Once `body` started, the write runs to its
+    /// end and commits; the cancellation is not seen.
+    /// - Throws: `CancellationError`, ``StoreError`` (``StoreError/Code/readOnly`` before it
+    ///   queues), or what `body` throws (then nothing of it commits).
     public func write<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws -> T {
-        try await onStoreThread(threads.writers) { start in
-            try self.write { txn in
-                try start()
-                return try body(txn)
+        if options.readOnly {
+            throw StoreError(.readOnly, "the store is open read-only", path: path)
+        }
+        try Task.checkCancellation()
+        let job = StoreJob<T>()
+        let write = StoreGroupedWrite(store: self) { txn in
+            try job.start()
+            return try body(txn)
+        }
+        let pipeline = options.groupsCommits ? threads.commits : threads.ungroupedCommits
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard job.wait(continuation) else { return write.grouped.dropClosures() }
+                pipeline.submit(AsyncCommitQueue.Job(environment: environment, write: write.grouped) { syncError in
+                    job.finish(Result {
+                        if let syncError {
+                            if let error = syncError as? LMDBError { throw self.writeError(error) }
+                            throw syncError
+                        }
+                        return try write.outcome()
+                    })
+                    write.grouped.dropClosures()
+                })
             }
+        } onCancel: {
+            job.cancel()
         }
     }
 

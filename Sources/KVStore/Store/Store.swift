@@ -11,6 +11,10 @@ import Synchronization
 /// - `.full` (the default): LMDB syncs the data pages and the meta page at every commit.
 /// - `.noMetaSync`: one sync per commit (`MDB_NOMETASYNC`); an OS crash may undo the last
 ///   commit, never corrupts.
+/// - `.periodicSync`: no sync per commit (`MDB_NOSYNC`); a background sync every
+///   ``Store/Options/syncInterval`` (1 s) when something was committed, on ``Store/sync()`` and at
+///   close. A killed process loses no returned commit; after an OS crash the store is as the last
+///   sync left it when nothing was committed after it, else **it may be corrupt**.
 /// - `.noSync`: no syncs (`MDB_NOSYNC`); survives process crashes only: after an OS crash or
 ///   power loss the store **may be corrupt**. ``Store/sync()`` makes what was committed durable.
 ///
@@ -44,8 +48,14 @@ public final class Store: Sendable {
         public var createIfMissing: Bool = true
         /// Open read-only: every write fails with ``StoreError/Code/readOnly``.
         public var readOnly: Bool = false
-        /// Commit durability (default `.full`; see ``Durability``).
+        /// Commit durability (default `.full`; see ``Durability`` and <doc:GroupCommitAndDurability>).
         public var durability: Durability = .full
+        /// How often a store opened with `.periodicSync` syncs in the background when
+        /// this process committed since its last sync (default 1 s): after an OS crash, what
+        /// was committed up to a completed sync survives unless commits followed it (see
+        /// `.periodicSync`). Ignored by the other durabilities; the first opening of
+        /// a store in a process sets it for every ``Store`` on the store in that process.
+        public var syncInterval: Duration = .seconds(1)
         /// The initial LMDB map size; it grows by doubling when full, up to `maxMapSize`.
         public var mapSize: Int = 64 << 20
         /// The largest the LMDB map may grow to (default 1 TiB).
@@ -62,8 +72,8 @@ public final class Store: Sendable {
         /// declarations rule there, and these kinds add their closures only. A declaration the
         /// store's records break fails the open with ``StoreError/Code/kindRefused``.
         public var kinds: [Kind] = []
-        /// Commit writes that wait for their turn together, in one LMDB transaction with one sync
-        /// (group commit, default true; see ``Store/write(_:)-2jclw``). Turning it off makes every write
+        /// Commit writes that wait for their turn together, in one LMDB transaction with one
+        /// commit's syncs (group commit, default true; see ``Store/write(_:)-2jclw``). Turning it off makes every write
         /// commit on its own (for measurements).
         public var groupsCommits: Bool = true
         /// The wall clock this process's writes read: the journal's timestamps, and the physical
@@ -192,9 +202,10 @@ public final class Store: Sendable {
     ///
     /// **Group commit.** Writes that arrive while another write is under way wait, and then commit
     /// together: the first of them runs every waiting write's `body`, each in a nested LMDB
-    /// transaction of its own, inside one LMDB write transaction, and commits that once — one sync
-    /// for the whole group, which is what lets concurrent writers go faster than one durable commit
-    /// at a time. Each write still is a commit of its own: its own commit id (ids increase in the
+    /// transaction of its own, inside one LMDB write transaction, and commits that once — one
+    /// commit's syncs for the whole group, which is what lets concurrent writers go faster than one
+    /// durable commit at a time. Under `.full` the group's second sync (LMDB's meta
+    /// page) runs after the next group may start, and its writes return once it is done. Each write still is a commit of its own: its own commit id (ids increase in the
     /// order the group ran its writes, and each write's journal entries are contiguous), its own
     /// observer notifications (delivered in that order, as above), and its own outcome: a `body`
     /// that throws drops only its own changes and `write` rethrows its error, while the others
@@ -227,8 +238,9 @@ public final class Store: Sendable {
         var clock: ClockCache.Entry?
         let result: T
         do {
-            // Hand the turn on before delivering: a callback's write may be waiting for it.
-            defer { queue?.release() }
+            // Hand the turn on once the write lock is released — before the commit's sync and
+            // before delivering: the next write commits meanwhile, and a callback's write may be
+            // waiting for its turn.
             result = try environment.write({ txn in
                 let transaction = WriteTransaction(store: self, transaction: txn)
                 transaction.priorsSentBefore = priorsSent
@@ -241,7 +253,7 @@ public final class Store: Sendable {
             }, didCommit: {
                 if let clock { clocks.committed(clock) }
                 if let batch { ticket = observation.committed(batch) }
-            })
+            }, unlocked: { queue?.release() })
         } catch let error as LMDBError {
             throw writeError(error)
         }
@@ -263,7 +275,9 @@ public final class Store: Sendable {
         return StoreError.storage(error, path: path)
     }
 
-    /// Flushes to disk; needed only with relaxed ``Durability``.
+    /// Flushes to disk: every commit that returned before the call is durable when it returns
+    /// (one `fdatasync` of the data file). Needed only with a relaxed ``Durability``: with
+    /// `.periodicSync` it is the on-demand sync; with `.noSync` the only one.
     public func sync() throws(StoreError) {
         do { try environment.sync() } catch { throw StoreError.storage(error, path: path) }
     }

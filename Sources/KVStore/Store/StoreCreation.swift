@@ -63,7 +63,8 @@ package enum StoreCreation {
         do {
             let environment = try Environment.open(path: directory, options: .init(
                 mapSize: options.mapSize, maxMapSize: options.maxMapSize, maxDatabases: 16,
-                readOnly: false, durability: options.durability, fileMode: options.fileMode))
+                readOnly: false, durability: options.durability, fileMode: options.fileMode,
+                syncInterval: options.syncInterval))
             let id = try environment.write { txn in try writeMetadata(txn) }
             try environment.sync(force: true)
             return id

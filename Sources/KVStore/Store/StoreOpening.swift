@@ -29,7 +29,8 @@ enum StoreOpening {
         do {
             environment = try Environment.open(path: path, options: .init(
                 mapSize: options.mapSize, maxMapSize: options.maxMapSize, maxDatabases: 16,
-                readOnly: options.readOnly, durability: options.durability, fileMode: options.fileMode))
+                readOnly: options.readOnly, durability: options.durability, fileMode: options.fileMode,
+                syncInterval: options.syncInterval))
         } catch {
             throw describe(error, path: path)
         }

@@ -51,11 +51,13 @@ final class StoreWorkers: Sendable {
     }
 }
 
-/// The workers of one environment (shared by every ``Store`` open on it): writers, several so
-/// that concurrent async writes still commit as one group, and readers.
+/// The threads of one environment's async reads and writes (shared by every ``Store`` open on
+/// it): the readers, and the pipeline of async writes (``AsyncCommitQueue``) — grouping, and not
+/// grouping for stores opened with ``Store/Options/groupsCommits`` off.
 final class StoreThreads: Sendable {
-    let writers = StoreWorkers(label: "kvstore.writer", width: 8)
     let readers = StoreWorkers(label: "kvstore.reader", width: 8)
+    let commits = AsyncCommitQueue()
+    let ungroupedCommits = AsyncCommitQueue(grouping: false)
 
     private static let shared = EnvironmentShared<StoreThreads>()
 

@@ -84,7 +84,9 @@ import TestSupport
         #expect(try store.record(ref("item/late")) == nil)
     }
 
-    /// Async writes waiting behind a write commit as one group, each with its own commit.
+    /// Async writes waiting behind a write commit in groups, each with its own commit: the store's
+    /// commit thread takes those queued when it starts and waits for its turn with them; the others
+    /// queue in the pipeline meanwhile and make the next group (four writes, at most two groups).
     @Test func asyncWritesWaitingTogetherCommitAsOneGroup() async throws {
         let t = try TemporaryStore(options: Store.Options())  // full durability: groups share syncs
         let store = t.store
@@ -95,12 +97,12 @@ import TestSupport
                 return txn.commitID
             } }
         }
-        await eventually { store.environment.commitQueue.queued == 4 }
+        await eventually { store.environment.commitQueue.queued + store.threads.commits.queuedCount == 4 }
         release()
         var commits: [UInt64] = []
         for task in tasks { commits.append(try #require(try await task.value)) }
         #expect(Set(commits).count == 4)
-        #expect(store.environment.commitQueue.statistics.largestGroup == 4)
+        #expect(store.environment.commitQueue.statistics.largestGroup >= 2)
         #expect(try store.count(ofKind: "item") == 4)
     }
 }

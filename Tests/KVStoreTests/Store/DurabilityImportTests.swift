@@ -16,6 +16,6 @@ public func openOptions(durability: Durability = .full) -> Store.Options {
     @Test func anAppImportingKVStoreAloneNamesDurabilityAndItsCases() {
         #expect(openOptions().durability == .full)
         #expect(openOptions(durability: .noMetaSync).durability == Durability.noMetaSync)
-        #expect(Durability.allCases == [.full, .noMetaSync, .noSync])
+        #expect(Durability.allCases == [.full, .noMetaSync, .periodicSync, .noSync])
     }
 }

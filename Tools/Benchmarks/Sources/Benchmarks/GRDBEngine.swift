@@ -136,10 +136,14 @@ final class GRDBEngine {
 
     /// One set of one int key: read the old value, `json_set` the record, append a journal row.
     private func set(_ db: Database, index: Int, value: Int64) throws {
-        let id = ids[index]
-        let old = try Int64.fetchOne(db.cachedStatement(sql: "SELECT data ->> '\(Dataset.setKey)' FROM records WHERE kind = ? AND id = ?"), arguments: [Self.kind, id])
-        try db.cachedStatement(sql: "UPDATE records SET data = json_set(data, '$.\(Dataset.setKey)', ?) WHERE kind = ? AND id = ?").execute(arguments: [value, Self.kind, id])
-        try db.cachedStatement(sql: "INSERT INTO journal (kind, id, key, old, new) VALUES (?, ?, ?, ?, ?)").execute(arguments: [Self.kind, id, Dataset.setKey, old, value])
+        try Self.set(db, id: ids[index], value: value)
+    }
+
+    /// ``set(_:index:value:)`` of the record `id`.
+    static func set(_ db: Database, id: String, value: Int64) throws {
+        let old = try Int64.fetchOne(db.cachedStatement(sql: "SELECT data ->> '\(Dataset.setKey)' FROM records WHERE kind = ? AND id = ?"), arguments: [kind, id])
+        try db.cachedStatement(sql: "UPDATE records SET data = json_set(data, '$.\(Dataset.setKey)', ?) WHERE kind = ? AND id = ?").execute(arguments: [value, kind, id])
+        try db.cachedStatement(sql: "INSERT INTO journal (kind, id, key, old, new) VALUES (?, ?, ?, ?, ?)").execute(arguments: [kind, id, Dataset.setKey, old, value])
     }
 
     /// `batch` sets per `pool.write`.

@@ -34,13 +34,14 @@ extension RawLMDBEngine {
         return workload.commits
     }
 
-    /// Full sync, or `MDB_NOMETASYNC` (kvstore's `.noMetaSync`), or `MDB_NOSYNC`.
+    /// Full sync, or `MDB_NOMETASYNC` (kvstore's `.noMetaSync`), or `MDB_NOSYNC` (`.noSync`, and
+    /// `.periodicSync` without its background sync).
     func use(_ durability: Durability) throws {
         try lmdbCheck(mdb_env_set_flags(environment.handle, UInt32(MDB_NOMETASYNC | MDB_NOSYNC), 0), "mdb_env_set_flags")
         let flag: Int32 = switch durability {
         case .full: 0
         case .noMetaSync: MDB_NOMETASYNC
-        case .noSync: MDB_NOSYNC
+        case .noSync, .periodicSync: MDB_NOSYNC  // periodicSync: no background sync on this side
         }
         if flag != 0 { try lmdbCheck(mdb_env_set_flags(environment.handle, UInt32(flag), 1), "mdb_env_set_flags") }
     }

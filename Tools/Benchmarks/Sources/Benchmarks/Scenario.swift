@@ -67,10 +67,16 @@ extension Scenario {
 
     static let full = "full / FULL"
     static let relaxed = "noMetaSync / NORMAL"
+    static let periodic = "periodicSync / NORMAL"
 
     /// A write scenario at `durability`: every engine switches to it first.
     init(_ name: String, _ durability: Durability, _ engines: Engines, operations: @escaping (Workload) -> Int, runs: [EngineRun], isCompanion: Bool = false) {
-        self.init(name: name, durability: durability == .full ? Self.full : Self.relaxed, operations: operations, engines: runs) {
+        let label = switch durability {
+        case .full: Self.full
+        case .periodicSync: Self.periodic
+        default: Self.relaxed
+        }
+        self.init(name: name, durability: label, operations: operations, engines: runs) {
             try engines.use(durability)
         }
         self.isCompanion = isCompanion
@@ -98,11 +104,15 @@ extension Scenario {
                      runs: e.runs(k.batchedSets, r.batchedSets, g.batchedSets)),
             Scenario("1 set per commit, 1 writer", .full, e, operations: { $0.commits },
                      runs: e.runs(k.singleCommits, r.singleCommits, g.singleCommits)),
+            // 8b: one writer with 64 async commits in flight.
+            InFlightCommits.scenario(e),
             Scenario("1 set per commit, 8 writer threads", .full, e, operations: { $0.commits },
                      runs: e.runs(k.concurrentCommits, r.concurrentCommits, g.concurrentCommits)),
             // 9b: the same commits with group commit on and off, each in a small store of its own.
             groupCommit.scenario(),
-            Scenario("1 set per commit, 8 writer threads", .noMetaSync, e, operations: { $0.commits },
+            // 10: kvstore's periodicSync (no sync per commit; a background sync every second)
+            // against SQLite's WAL NORMAL (no sync per commit; syncs at checkpoints).
+            Scenario("1 set per commit, 8 writer threads", .periodicSync, e, operations: { $0.commits },
                      runs: e.runs(k.concurrentCommits, r.concurrentCommits, g.concurrentCommits)),
             Scenario("insert + journal, 1k per txn, new ids", .full, e, operations: { $0.insertRange.count },
                      runs: e.runs(k.batchedInserts, r.batchedInserts, g.batchedInserts)),
