@@ -17,15 +17,18 @@ extension RecordCodec {
     /// and every key of nested dictionaries ASCII (in NFC as it is). Nil otherwise, for the
     /// general path to check, compose and encode.
     ///
-    /// `checkingNesting` is called once, before any nested value is sized or written, when the
-    /// record holds a container; it may throw (a record nesting too deeply), which ends the
-    /// encoding.
-    ///
     /// ```swift
     /// RecordCodec.encodePlain(["a": 1, "b": "x"])?.bytes == RecordCodec.encode(["a": 1, "b": "x"])   // true
     /// ```
+    static func encodePlain(_ values: [String: Value]) -> PlainEncoding? {
+        encodePlain(values, checkingNesting: {})
+    }
+
+    /// ``encodePlain(_:)``, calling `checkingNesting` once, before any nested value is sized or
+    /// written, when the record holds a container; it may throw (a record nesting too deeply),
+    /// which ends the encoding.
     static func encodePlain(
-        _ values: [String: Value], checkingNesting: () throws -> Void = {}
+        _ values: [String: Value], checkingNesting: () throws -> Void
     ) rethrows -> PlainEncoding? {
         let count = values.count
         return try withUnsafeTemporaryAllocation(of: PlainEntry.self, capacity: count) { entries in
