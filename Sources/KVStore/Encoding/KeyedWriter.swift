@@ -1,6 +1,6 @@
 /// Writes a keyed dictionary (the layout of ``RecordCodec``) whose keys the caller supplies already
 /// in UTF-8 byte order, appending each value straight into ``bytes``: no intermediate dictionary,
-/// no sort. The journal writes its entries this way.
+/// no sort. A record patched in place (``RecordCodec/replacing(_:with:in:)``) is written this way.
 ///
 /// ```swift
 /// var writer = KeyedWriter(count: 2, into: [ValueCodec.version])

@@ -34,12 +34,14 @@ enum ValueCheck {
         guard isShortest(UInt64(directory.count), from: start, to: directory.tableStart) else { return false }
         var keys = Keys(directory: directory, depth: reader.depth, parent: reader)
         while keys.index < directory.count {
-            guard var entry = try keys.next(), let tag = entry.peekByte(), tag != ValueCodec.Tag.null else { return false }
+            guard var entry = try keys.next() else { return false }
+            let value = entry
+            let tag = try entry.readByte("value tag")
             if tag == ValueCodec.Tag.array || tag == ValueCodec.Tag.dictionary {
+                entry = value
                 guard try skip(&entry) else { return false }
             } else {
-                _ = try entry.readByte("value tag")
-                guard try skipScalar(tag, &entry) else { return false }
+                guard tag != ValueCodec.Tag.null, try skipScalar(tag, &entry) else { return false }
             }
             guard entry.isAtEnd else { return false }
         }
@@ -129,6 +131,8 @@ enum ValueCheck {
         let parent: ByteReader
         var index = 0
         var previous: UnsafeRawBufferPointer?
+        /// The previous key's first 8 bytes packed big-endian (zero-padded), when it has 8 or fewer.
+        var previousWord: UInt64?
 
         init(directory: KeyDirectory, depth: Int, parent: ByteReader) {
             self.directory = directory
@@ -141,32 +145,59 @@ enum ValueCheck {
         mutating func next() throws(ValueDecodingError) -> ByteReader? {
             var entry = try directory.entryReader(index, depth: depth)
             let start = entry.offset
-            let key = try RecordCodec.readKey(from: &entry, after: previous)
-            guard isShortest(UInt64(key.count), from: start, to: entry.offset - key.count),
-                  !key.contains(where: { $0 >= 0x80 }) else { return nil }
+            let count = try entry.readLength("dictionary key")
+            let key = try entry.readBytes(count, "dictionary key")
+            guard isShortest(UInt64(count), from: start, to: entry.offset - count) else { return nil }
+            // A key of 8 bytes or fewer: checked ASCII and ordered after the previous one through
+            // one packed word (zero padding orders a shorter key first, as on a common prefix).
+            var word: UInt64?
+            if count <= 8, let base = key.baseAddress {
+                var packed: UInt64 = 0
+                for offset in 0 ..< count {
+                    let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+                    guard byte < 0x80 else { return nil }
+                    packed |= UInt64(byte) << (56 - 8 * offset)
+                }
+                word = packed
+            } else if key.contains(where: { $0 >= 0x80 }) {
+                return nil
+            }
+            if let previous {
+                let ordered: Bool
+                if let word, let previousWord {
+                    ordered = previousWord < word || (previousWord == word && previous.count < count)
+                } else {
+                    ordered = RecordCodec.compare(previous, key) < 0
+                }
+                guard ordered else { throw entry.error("dictionary keys out of order or duplicated", at: start) }
+            }
             previous = key
+            previousWord = word
             index += 1
             return entry
         }
     }
 
+    /// Inlined into the records' loop, where most values are these scalars.
+    @inline(__always)
     private static func skipScalar(_ tag: UInt8, _ reader: inout ByteReader) throws(ValueDecodingError) -> Bool {
         let start = reader.offset
         switch tag {
         case ValueCodec.Tag.false, ValueCodec.Tag.true:
             return true
         case ValueCodec.Tag.int:
-            let raw = try reader.readVarint("int")
-            return isShortest(raw, from: start, to: reader.offset)
+            _ = try reader.readVarint("int")
+            // A varint of several bytes is in its shortest form exactly when its last byte is not 0.
+            return reader.offset - start == 1 || reader.buffer[reader.offset - 1] != 0
         case ValueCodec.Tag.double, ValueCodec.Tag.date:
             _ = try reader.readUInt64("double")
             return true
         case ValueCodec.Tag.string, ValueCodec.Tag.bytes:
             let count = try reader.readLength("string")
             let lengthEnd = reader.offset
-            let bytes = try reader.readBytes(count, "string")
+            let bytes = try reader.readBytes(count, "string").bindMemoryAssumingUInt8()
             guard isShortest(UInt64(count), from: start, to: lengthEnd) else { return false }
-            return tag == ValueCodec.Tag.bytes || UTF8Text.isValid(bytes.bindMemoryAssumingUInt8())
+            return tag == ValueCodec.Tag.bytes || UTF8Text.isASCII(bytes) || UTF8Text.isValid(bytes)
         case ValueCodec.Tag.reference:
             // Rare in records: decoded as the decoder does, and written back the same — byte for
             // byte (`==` would pass an id the decoder puts in NFC).

@@ -90,13 +90,9 @@ struct EncodedInsertionWriter {
         let stamp = ValueCodec.zigZag(Int64(bitPattern: stampTime.packed))
         let time = transaction.journalTimestamp.timeIntervalSinceReferenceDate.bitPattern
         // Each entry: the key's length and bytes, then the tagged value.
-        var originEntries = (sequence: 0, store: 0)
         var sizes = 7 + EncodedInsertion.insertedChange.count + 8 + ValueCodec.varintSize(commit) + 4 + record.count
             + 4 + reference.count + 10 + ValueCodec.varintSize(sequence) + 7 + ValueCodec.varintSize(stamp) + 10 + 9
-        if let origin {
-            originEntries = (10 + ValueCodec.varintSize(ValueCodec.zigZag(Int64(bitPattern: origin.sequence))), 7 + ValueCodec.varintSize(UInt64(origin.store.count)) + origin.store.count)
-            sizes += 7 + 2 + 3 * 4 + originEntries.sequence + originEntries.store
-        }
+        if let origin { sizes += 7 + ByteWriter.originSize(sequence: origin.sequence, storeCount: origin.store.count) }
         let count = origin == nil ? 7 : 8
         let tableStart = 2, entriesStart = 2 + (count + 1) * 4
         Self.write(into: &entry, count: entriesStart + sizes) { out in
@@ -119,21 +115,7 @@ struct EncodedInsertionWriter {
             out.bytes(record)
             if let origin {
                 key("origin")
-                out.byte(ValueCodec.Tag.dictionary)
-                out.byte(2)
-                out.store(0, at: out.offset)
-                out.store(UInt32(originEntries.sequence), at: out.offset + 4)
-                out.store(UInt32(originEntries.sequence + originEntries.store), at: out.offset + 8)
-                out.offset += 12
-                out.byte(8)
-                out.bytes(UnsafeRawBufferPointer(start: ("sequence" as StaticString).utf8Start, count: 8))
-                out.byte(ValueCodec.Tag.int)
-                out.varint(ValueCodec.zigZag(Int64(bitPattern: origin.sequence)))
-                out.byte(5)
-                out.bytes(UnsafeRawBufferPointer(start: ("store" as StaticString).utf8Start, count: 5))
-                out.byte(ValueCodec.Tag.string)
-                out.varint(UInt64(origin.store.count))
-                out.bytes(origin.store)
+                out.origin(sequence: origin.sequence, store: origin.store)
             }
             key("ref")
             out.bytes(reference)

@@ -227,12 +227,19 @@ public final class WriteTransaction: ReadTransaction {
     /// - Throws: ``KeyValueCodingError`` `recordExists`, `undefinedKey` (closed kind),
     ///   `typeMismatch`, or a validation error when the store validates on set.
     public func insert(_ values: [String: Value], as ref: RecordRef) throws {
+        let kind = try effectiveKind(named: ref.kind)
+        // The common record (an open kind's, ASCII keys, no nulls): checked and encoded in one pass.
+        if kind == nil, let plain = try RecordCodec.encodePlain(values, checkingNesting: {
+            try checkNesting(of: .dictionary(values), outerLevels: 0, keyPath: nil, ref: ref)
+        }) {
+            return try insert(values, encoded: plain.bytes, as: ref)
+        }
         var allASCII = true
         for key in values.keys where !(try Self.checkKey(key)) { allASCII = false }
         // Validators, hooks and the entry see the keys in NFC, as setValue gives them.
         let values = allASCII ? values : Dictionary(values.map { (UTF8Text.nfc($0.key), $0.value) }, uniquingKeysWith: { $1 })
         var checked: [String: Value]
-        if let kind = try effectiveKind(named: ref.kind) {
+        if let kind {
             // The kind bound once: not a copy of it for each key.
             checked = [:]
             checked.reserveCapacity(values.count)
@@ -241,7 +248,11 @@ public final class WriteTransaction: ReadTransaction {
             checked = values.values.contains(where: \.isNull) ? values.filter { !$0.value.isNull } : values
         }
         try checkNesting(of: .dictionary(checked), outerLevels: 0, keyPath: nil, ref: ref)
-        let encoded = RecordCodec.encode(checked)
+        try insert(checked, encoded: RecordCodec.encode(checked), as: ref)
+    }
+
+    /// Inserts the record `checked`, checked for its kind and encoded as `encoded`.
+    private func insert(_ checked: [String: Value], encoded: [UInt8], as ref: RecordRef) throws {
         if encoded.count > KeyValueCodingError.maximumRecordSize {
             throw KeyValueCodingError.recordTooLarge(size: encoded.count, keyPath: nil, ref: ref)
         }

@@ -77,21 +77,7 @@ enum UTF8Text {
             if a.low != b.low { return a.low < b.low }
             return UTF8Text.precedes(dictionary.keys[a.index], dictionary.keys[b.index])
         }
-        guard order.count <= 32 else {
-            var order = order
-            order.sort(by: precedes)
-            return
-        }
-        guard let base = order.baseAddress else { return }
-        for next in 1 ..< max(order.count, 1) {
-            let moving = base[next]
-            var hole = next
-            while hole > 0 && precedes(moving, base[hole - 1]) {
-                base[hole] = base[hole - 1]
-                hole -= 1
-            }
-            base[hole] = moving
-        }
+        order.sortSmall(by: precedes)
     }
 
     /// The first 16 UTF-8 bytes of `key`, big-endian in two integers, zero-padded.
@@ -131,5 +117,28 @@ extension UTF8Text {
             return String(validating: bytes, as: UTF8.self) != nil
         }
         return true
+    }
+}
+
+extension UnsafeMutableBufferPointer {
+    /// Sorts the elements: by insertion when there are 32 or fewer (the keys of a record), with
+    /// the standard library's sort beyond.
+    @inline(__always)
+    func sortSmall(by precedes: (Element, Element) -> Bool) {
+        guard count <= 32 else {
+            var elements = self
+            elements.sort(by: precedes)
+            return
+        }
+        guard let base = baseAddress else { return }
+        for next in 1 ..< Swift.max(count, 1) {
+            let moving = base[next]
+            var hole = next
+            while hole > 0 && precedes(moving, base[hole - 1]) {
+                base[hole] = base[hole - 1]
+                hole -= 1
+            }
+            base[hole] = moving
+        }
     }
 }

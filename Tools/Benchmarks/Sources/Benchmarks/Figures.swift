@@ -36,7 +36,10 @@ struct Figures {
         if selected(1) || selected(2) {
             let path = root + "/big"
             let store = try buildBigStore(at: path)
-            if selected(1) { results.append(try replication(from: store)) }
+            if selected(1) {
+                results.append(try replication(from: store))
+                results.append(try streamApply(from: store))
+            }
             if selected(2) { results.append(try dump(path)) }
         }
         for result in results { log("\(result.name): \(result.result)") }
