@@ -68,10 +68,19 @@ package enum RecordCodec {
         forKey key: String,
         in bytes: UnsafeRawBufferPointer
     ) throws(ValueDecodingError) -> Value? {
+        try value(forNFCKey: UTF8Text.nfc(key), in: bytes)
+    }
+
+    /// ``value(forKey:in:)`` for a key already in NFC (a key path's component, or a key normalized
+    /// once before a loop over many records): the check is not repeated per record.
+    package static func value(
+        forNFCKey key: String,
+        in bytes: UnsafeRawBufferPointer
+    ) throws(ValueDecodingError) -> Value? {
         var reader = ByteReader(bytes)
         try ValueCodec.readVersion(from: &reader)
         let directory = try KeyDirectory(reading: &reader, isRecord: true)
-        return try lookUp(UTF8Text.nfc(key), in: directory).value
+        return try lookUp(key, in: directory).value
     }
 
     /// The record's keys, in the order of their UTF-8 bytes, without decoding any value.

@@ -28,6 +28,18 @@
         do { return try RecordCodec.decode(bytes) } catch { throw DecodingFailure(description: error.description) }
     }
 
+    /// ``RecordShapes/decode(_:)`` of `bytes`, after one ``RecordShapes`` decoded `earlier` in
+    /// order (learning their keys; their failures are passed over).
+    public static func decodeRecordThroughShapes(_ bytes: [UInt8], after earlier: [[UInt8]]) throws(DecodingFailure) -> [String: Value] {
+        var shapes = RecordShapes()
+        for record in earlier { _ = try? record.withUnsafeBytes { try shapes.decode($0) } }
+        do {
+            return try bytes.withUnsafeBytes { buffer in
+                Result { () throws(ValueDecodingError) -> [String: Value] in try shapes.decode(buffer) }
+            }.get()
+        } catch { throw DecodingFailure(description: error.description) }
+    }
+
     /// ``RecordCodec/encode(_:)``.
     public static func encodeRecord(_ values: [String: Value]) -> [UInt8] { RecordCodec.encode(values) }
 

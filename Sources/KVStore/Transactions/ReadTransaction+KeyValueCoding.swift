@@ -79,6 +79,9 @@ extension ReadTransaction {
         if case .operator(let op)? = path.components.first, Self.streamedOperators.contains(op) {
             if op == .count { return .int(Int64(try count(ofKind: kind))) }
             let rest = path.components.dropFirst()
+            if rest.count == 1, case .key(let key)? = rest.first, let total = try intTotal(op, ofKey: key, ofKind: kind) {
+                return total
+            }
             var values: [Value?] = []
             try RecordRef.validate(kind: kind)
             try transaction.scan(databases.records, prefix: StoreLayout.kindPrefix(kind)) { key, record in

@@ -19,6 +19,8 @@ public class ReadTransaction {
     var hasNoCatalog = false
     /// The rules ``effectiveKind(named:)`` gave last, with what they were composed from.
     var lastRules: LastKindRules?
+    /// The key sets of records this transaction decoded, reused by the next ones (``decodeRecord(_:ref:)``).
+    var recordShapes = RecordShapes()
 
     init(store: Store, transaction: LMDB.Transaction) {
         self.store = store
@@ -61,7 +63,7 @@ public class ReadTransaction {
         do {
             return try RecordCodec.value(forKey: key, in: record)
         } catch {
-            throw StoreError(.corrupt, "record \(ref) is corrupt: \(error)", path: store.path)
+            throw corruptRecord(ref, error)
         }
     }
 
@@ -84,10 +86,20 @@ public class ReadTransaction {
 
     func decodeRecord(_ bytes: UnsafeRawBufferPointer, ref: RecordRef) throws(StoreError) -> [String: Value] {
         do {
-            return try RecordCodec.decode(bytes)
+            return try recordShapes.decode(bytes)
         } catch {
-            throw StoreError(.corrupt, "record \(ref) is corrupt: \(error)", path: store.path)
+            throw corruptRecord(ref, error)
         }
+    }
+
+    /// The error for a record whose encoding does not decode.
+    func corruptRecord(_ ref: RecordRef, _ error: ValueDecodingError) -> StoreError {
+        StoreError(.corrupt, "record \(ref) is corrupt: \(error)", path: store.path)
+    }
+
+    /// The error for a key of the records database that names no record.
+    func malformedRecordKey(_ key: UnsafeRawBufferPointer) -> StoreError {
+        StoreError(.corrupt, "a record key is malformed: \(Array(key.prefix(80)))", path: store.path)
     }
 
     /// Calls `body` with every record of `kind` in id order (bytewise UTF-8), or of every kind
@@ -96,9 +108,10 @@ public class ReadTransaction {
     /// map's pages it passed back as it goes). Return false from `body` to stop.
     public func forEachRecord(ofKind kind: String? = nil, _ body: (Record) throws -> Bool) throws {
         if let kind { try RecordRef.validate(kind: kind) }
-        try transaction.scan(databases.records, prefix: kind.map(StoreLayout.kindPrefix) ?? []) { key, value in
-            guard let ref = StoreLayout.ref(fromKey: key) else {
-                throw StoreError(.corrupt, "a record key is malformed: \(Array(key.prefix(80)))", path: store.path)
+        let prefix = kind.map(StoreLayout.kindPrefix) ?? []
+        try transaction.scan(databases.records, prefix: prefix) { key, value in
+            guard let ref = kind.map({ StoreLayout.ref(fromKey: key, kind: $0, idFrom: prefix.count) }) ?? StoreLayout.ref(fromKey: key) else {
+                throw malformedRecordKey(key)
             }
             return try body(Record(ref: ref, values: decodeRecord(value, ref: ref)))
         }

@@ -46,46 +46,24 @@ extension QueryExecutor {
     /// a value is not an int (a double, whose sum depends on the order), or reading one fails.
     func intTotal(_ op: CollectionOperator, of key: String) throws -> Value? {
         guard op == .sum || op == .avg, query.offset == 0, query.limit == nil else { return nil }
-        var total: Int64 = 0, wide: Decimal?
-        var count = 0, allInts = true
-        func add(_ value: Value?) -> Bool {
-            count += 1
-            switch value {
-            case nil, .null?: return true
-            case .int(let int)?:
-                let (sum, overflow) = total.addingReportingOverflow(int)
-                if overflow {
-                    wide = (wide ?? 0) + Decimal(total) + Decimal(int)
-                    total = 0
-                } else {
-                    total = sum
-                }
-                return true
-            default:
-                allInts = false
-                return false
-            }
-        }
+        var total = IntTotal()
         let current = try CurrentCandidate(kind: query.kind, in: transaction)
+        let nfcKey = UTF8Text.nfc(key)  // once, not once per match
         let direct = try current.readsStoredValues && forEachExactMatch { bytes in
-            do { return add(try RecordCodec.value(forKey: key, in: bytes)) } catch {
-                allInts = false
+            do { return total.add(try RecordCodec.value(forNFCKey: nfcKey, in: bytes)) } catch {
+                total.stop()
                 return false
             }
         }
         if !direct {
             try stream(current, loading: true) { current in
-                do { return add(try values(current).value(forKey: key, of: current.standIn)) } catch {
-                    allInts = false
+                do { return total.add(try values(current).value(forKey: key, of: current.standIn)) } catch {
+                    total.stop()
                     return false
                 }
             }
         }
-        guard allInts else { return nil }
-        let exact = (wide ?? 0) + Decimal(total)
-        if op == .avg { return NumericTotal(intTotal: exact, count: count).average }
-        guard wide == nil || Int64(exact.description) != nil else { return nil }  // the ordered path throws the overflow
-        return .int(wide == nil ? total : Int64(exact.description)!)
+        return total.result(op) ?? nil
     }
 
     /// Calls `body` with the encoding of each result of an exact index plan whose index holds one

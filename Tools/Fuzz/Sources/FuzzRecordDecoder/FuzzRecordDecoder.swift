@@ -8,7 +8,8 @@ import FuzzSupport
 // and on a record that decodes, the partial readers agree with the whole decode: `keys(in:)` is
 // its keys in UTF-8 byte order, `value(forKey:in:)` finds each key's value and nil for a key
 // that is absent; either Unicode normalization form of a key finds its value, and encoded keys
-// are in NFC.
+// are in NFC. Decoding through the keys of records decoded before (`RecordShapes`, the samples' and
+// the input's own) gives the whole decode's values or its error.
 
 @_cdecl("FuzzRecordDecoder_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
@@ -18,6 +19,7 @@ func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CC
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = inputBytes(data, count)
+    requireShapesAgree(bytes)
     guard let record = requireRoundTrip(bytes, "RecordCodec.decode",
                                         decode: FuzzingEntryPoints.decodeRecord, encode: FuzzingEntryPoints.encodeRecord) else {
         // The partial readers may accept what the whole decode refuses (they check only what they
@@ -55,4 +57,20 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         require(false, "a record that decodes fails a partial read: \(error)")
     }
     return 0
+}
+
+/// Shapes learnt from the samples and from the input itself change nothing: the same values, or
+/// the same error, as the whole decode.
+private let sampleRecords = Samples.records.map(FuzzingEntryPoints.encodeRecord)
+
+private func requireShapesAgree(_ bytes: [UInt8]) {
+    let whole = Result { () throws(FuzzingEntryPoints.DecodingFailure) in try FuzzingEntryPoints.decodeRecord(bytes) }
+    let shaped = Result { () throws(FuzzingEntryPoints.DecodingFailure) in
+        try FuzzingEntryPoints.decodeRecordThroughShapes(bytes, after: sampleRecords + [bytes])
+    }
+    switch (whole, shaped) {
+    case (.success(let a), .success(let b)): require(a == b, "through shapes \(b), whole \(a)")
+    case (.failure(let a), .failure(let b)): require(a == b, "through shapes: \(b); whole: \(a)")
+    default: require(false, "through shapes \(shaped), whole \(whole)")
+    }
 }
