@@ -22,7 +22,7 @@ struct StudioRoutes {
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: TokenCheck(token: studio.token))
+        router.add(middleware: TokenCheck(token: studio.token, port: { [studio] in studio.port }))
         let store = studio.store, studio = self.studio, health = self.health
         router.get("/") { _, _ in Self.asset("index.html") }
         router.get("/assets/:name") { _, context in Self.asset(context.parameters.get("name") ?? "") }
