@@ -80,6 +80,7 @@ struct StudioRoutes {
         router.post(path) { request, _ in
             await Self.answer {
                 guard !readOnly else { throw StudioError(status: .forbidden, message: "the studio is read-only (--read-only)") }
+                try EditOrigin.check(request)
                 return try await edit(try await StudioJSON.object(in: request), store)
             }
         }
