@@ -21,7 +21,9 @@ struct HistoricState {
         guard sequence <= last else {
             throw StudioError.badRequest("sequence \(sequence) is after the journal's last, \(last)")
         }
-        if sequence < last, let first = try txn.firstSequence(), first > sequence + 1 {
+        // An emptied journal keeps its last sequence: it starts, as it were, at last + 1.
+        let first = try txn.firstSequence() ?? last + 1
+        if sequence < last, first > sequence + 1 {
             throw StudioError.badRequest(
                 "the journal no longer holds the entries after \(sequence) (it starts at \(first)): time travel reaches back to \(first - 1)")
         }

@@ -35,7 +35,7 @@ struct JournalPage {
     func read(_ txn: ReadTransaction) throws -> [String: Value] {
         let last = try txn.lastSequence()
         let first = try txn.firstSequence() ?? last + 1
-        var end = min(before.map { $0 &- 1 } ?? last, last)  // the newest sequence still to read
+        var end = min(before.map { $0 > 0 ? $0 - 1 : 0 } ?? last, last)  // the newest sequence still to read (0: none)
         var found: [JournalEntry] = []
         var leftOver = false
         while end >= first && end > 0 && found.count < limit {

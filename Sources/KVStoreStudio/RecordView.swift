@@ -22,6 +22,8 @@ enum RecordView {
             throw StudioError(status: .notFound, message: asOf.map { "\(ref): no such record as of sequence \($0)" } ?? "\(ref): no such record")
         }
         body["values"] = .dictionary(values)
+        // The page edits these: JavaScript's JSON.parse reads 3.0 as the integer 3 and rounds 2^53 + 1.
+        body["texts"] = .dictionary(values.mapValues { .string(TypedJSON.string(from: $0)) })
         body["exists"] = .bool(current != nil)
         body["referencedBy"] = .array(try referencing(ref, txn).map(Value.dictionary))
         return body

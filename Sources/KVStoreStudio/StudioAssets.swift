@@ -25,11 +25,15 @@ const api = {
     return api.answer(await fetch(`/api/${path}${query ? "?" + query : ""}`, { credentials: "same-origin" }));
   },
 
-  /** POST /api/PATH with a typed JSON object. */
-  async post(path, body) {
+  /** POST /api/PATH with a typed JSON object: `body`'s fields, and `typed`'s fields given as
+   *  typed JSON texts, sent as they are (a JavaScript number would turn `3.0` into the integer 3
+   *  and round an integer past 2^53). */
+  async post(path, body, typed = {}) {
+    const fields = Object.entries(body).map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`)
+      .concat(Object.entries(typed).map(([key, text]) => `${JSON.stringify(key)}:${text}`));
     return api.answer(await fetch(`/api/${path}`, {
       method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json" }, body: `{${fields.join(",")}}`,
     }));
   },
 
@@ -531,7 +535,7 @@ const record = {
   /** Replaces a value with an edit box of its typed JSON. */
   edit(key, cell) {
     const box = el("textarea", { rows: 3, class: "edit-value" });
-    box.value = values.text(record.data.values[key]);
+    box.value = record.data.texts[key];
     cell.replaceChildren(box,
       el("button", { type: "button", class: "save", onclick: () => record.save(key, box.value) }, "Save"),
       el("button", { type: "button", onclick: () => record.render(record.data, null) }, "Cancel"));
@@ -539,13 +543,12 @@ const record = {
   },
 
   async save(keyPath, text) {
-    let value;
     try {
-      value = JSON.parse(text);
+      JSON.parse(text);
     } catch (error) {
       return toast(`not typed JSON (a string needs its quotes): ${error.message}`);
     }
-    await record.write("set", { keyPath, value });
+    await record.write("set", { keyPath }, { value: text });  // the text as typed: 3.0 stays a double
   },
 
   addKey(event) {
@@ -553,9 +556,9 @@ const record = {
     record.save(document.getElementById("new-key").value.trim(), document.getElementById("new-value").value);
   },
 
-  async write(path, body) {
+  async write(path, body, typed = {}) {
     try {
-      await api.post(path, Object.assign({ ref: record.ref }, body));
+      await api.post(path, Object.assign({ ref: record.ref }, body), typed);
       await record.load(true);
     } catch (error) {
       toast(error.message);
@@ -802,14 +805,14 @@ const browse = {
   async insert(event) {
     event.preventDefault();
     const id = document.getElementById("insert-id").value.trim();
-    let parsed;
+    const text = document.getElementById("insert-values").value.trim() || "{}";
     try {
-      parsed = JSON.parse(document.getElementById("insert-values").value || "{}");
+      JSON.parse(text);
     } catch (error) {
       return toast(`the values are not JSON: ${error.message}`);
     }
     try {
-      await api.post("insert", { ref: `${browse.kind}/${id}`, values: parsed });
+      await api.post("insert", { ref: `${browse.kind}/${id}` }, { values: text });  // as typed: 3.0 stays a double
       document.getElementById("insert-form").hidden = true;
     } catch (error) {
       toast(error.message);
@@ -878,9 +881,6 @@ const values = {
       el("summary", {}, summary),
       entries.map(([k, v]) => el("div", {}, el("span", { class: "key" }, `${k}: `), values.tree(v, depth - 1))));
   },
-
-  /** The typed JSON text of a value, for an edit box. */
-  text(value) { return JSON.stringify(value); },
 
   /** Whether two values are the same typed JSON (a row or a value changed). */
   same(a, b) { return JSON.stringify(a) === JSON.stringify(b); },

@@ -22,7 +22,7 @@ struct StudioRoutes {
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: TokenCheck(token: studio.token))
+        router.add(middleware: TokenCheck(token: studio.token, port: { [studio] in studio.port }))
         let store = studio.store, studio = self.studio, health = self.health
         router.get("/") { _, _ in Self.asset("index.html") }
         router.get("/assets/:name") { _, context in Self.asset(context.parameters.get("name") ?? "") }
@@ -80,6 +80,7 @@ struct StudioRoutes {
         router.post(path) { request, _ in
             await Self.answer {
                 guard !readOnly else { throw StudioError(status: .forbidden, message: "the studio is read-only (--read-only)") }
+                try EditOrigin.check(request)
                 return try await edit(try await StudioJSON.object(in: request), store)
             }
         }

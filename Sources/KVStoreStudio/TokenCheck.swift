@@ -3,19 +3,28 @@ import Hummingbird
 /// Lets through only requests that carry the studio's token: as `?token=` (the URL printed at
 /// start; the response then sets it as an HttpOnly, SameSite=Strict cookie, so the page's own
 /// requests need not repeat it) or as that cookie. Without either: 401; with a wrong one: 403.
+///
+/// The cookie is named after the port (``cookieName(port:)``): a browser keeps cookies per host,
+/// not per port, so with one name a second studio opened on 127.0.0.1 would replace the first
+/// one's cookie, and refuse the first tab's every request.
 struct TokenCheck: RouterMiddleware {
     typealias Context = BasicRequestContext
-    static let cookieName = "kvstore_studio"
 
     let token: String
+    /// The port listened on, known once bound.
+    let port: @Sendable () -> Int
+
+    /// The name of the cookie of the studio listening on `port`.
+    static func cookieName(port: Int) -> String { "kvstore_studio_\(port)" }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let cookie = request.cookies[Self.cookieName]?.value
+        let name = Self.cookieName(port: port())
+        let cookie = request.cookies[name]?.value
         if let cookie, Self.same(cookie, token) { return try await next(request, context) }
         if let given = request.uri.queryParameters["token"].map(String.init) {
             guard Self.same(given, token) else { return refusal(.forbidden, "wrong token") }
             var response = try await next(request, context)
-            response.setCookie(Cookie(name: Self.cookieName, value: token, path: "/", httpOnly: true, sameSite: .strict))
+            response.setCookie(Cookie(name: name, value: token, path: "/", httpOnly: true, sameSite: .strict))
             return response
         }
         if cookie != nil { return refusal(.forbidden, "wrong token") }

@@ -25,7 +25,7 @@ struct StudioAccessTests {
             let first = try await fixture.get("/", as: .token)
             #expect(first.status == 200)
             let cookie = try #require(first.headers["set-cookie"])
-            #expect(cookie.hasPrefix("\(TokenCheck.cookieName)=\(fixture.studio.token)"))
+            #expect(cookie.hasPrefix("\(TokenCheck.cookieName(port: fixture.studio.port))=\(fixture.studio.token)"))
             #expect(cookie.contains("HttpOnly"))
             #expect(cookie.contains("SameSite=Strict"))
             #expect(try await fixture.get("/api/kinds", as: .cookie).status == 200)

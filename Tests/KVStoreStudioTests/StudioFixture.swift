@@ -85,8 +85,8 @@ final class StudioFixture: Sendable {
         request.httpMethod = method
         request.httpShouldHandleCookies = false
         switch credential {
-        case .cookie: request.setValue("\(TokenCheck.cookieName)=\(studio.token)", forHTTPHeaderField: "Cookie")
-        case .wrongCookie: request.setValue("\(TokenCheck.cookieName)=nope", forHTTPHeaderField: "Cookie")
+        case .cookie: request.setValue("\(TokenCheck.cookieName(port: studio.port))=\(studio.token)", forHTTPHeaderField: "Cookie")
+        case .wrongCookie: request.setValue("\(TokenCheck.cookieName(port: studio.port))=nope", forHTTPHeaderField: "Cookie")
         default: break
         }
         if let body {

@@ -72,7 +72,7 @@ def main():
         studio.process = subprocess.Popen([kvstore, "studio", path, "--no-browser"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         studio.url = studio.process.stdout.readline().strip()[len("studio: "):]
         studio.base = studio.url.split("/?token=")[0]
-        cookie = "kvstore_studio=" + studio.url.split("token=")[1]
+        cookie = "kvstore_studio_%s=%s" % (studio.base.rsplit(":", 1)[1], studio.url.split("token=")[1])
         try:
             deep = "i%07d" % (arguments.records // 2)
             figures["page 1 (id order)"] = series(studio, "/api/records?kind=item&limit=100", cookie)

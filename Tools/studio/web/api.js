@@ -18,11 +18,15 @@ const api = {
     return api.answer(await fetch(`/api/${path}${query ? "?" + query : ""}`, { credentials: "same-origin" }));
   },
 
-  /** POST /api/PATH with a typed JSON object. */
-  async post(path, body) {
+  /** POST /api/PATH with a typed JSON object: `body`'s fields, and `typed`'s fields given as
+   *  typed JSON texts, sent as they are (a JavaScript number would turn `3.0` into the integer 3
+   *  and round an integer past 2^53). */
+  async post(path, body, typed = {}) {
+    const fields = Object.entries(body).map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`)
+      .concat(Object.entries(typed).map(([key, text]) => `${JSON.stringify(key)}:${text}`));
     return api.answer(await fetch(`/api/${path}`, {
       method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json" }, body: `{${fields.join(",")}}`,
     }));
   },
 

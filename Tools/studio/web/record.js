@@ -73,7 +73,7 @@ const record = {
   /** Replaces a value with an edit box of its typed JSON. */
   edit(key, cell) {
     const box = el("textarea", { rows: 3, class: "edit-value" });
-    box.value = values.text(record.data.values[key]);
+    box.value = record.data.texts[key];
     cell.replaceChildren(box,
       el("button", { type: "button", class: "save", onclick: () => record.save(key, box.value) }, "Save"),
       el("button", { type: "button", onclick: () => record.render(record.data, null) }, "Cancel"));
@@ -81,13 +81,12 @@ const record = {
   },
 
   async save(keyPath, text) {
-    let value;
     try {
-      value = JSON.parse(text);
+      JSON.parse(text);
     } catch (error) {
       return toast(`not typed JSON (a string needs its quotes): ${error.message}`);
     }
-    await record.write("set", { keyPath, value });
+    await record.write("set", { keyPath }, { value: text });  // the text as typed: 3.0 stays a double
   },
 
   addKey(event) {
@@ -95,9 +94,9 @@ const record = {
     record.save(document.getElementById("new-key").value.trim(), document.getElementById("new-value").value);
   },
 
-  async write(path, body) {
+  async write(path, body, typed = {}) {
     try {
-      await api.post(path, Object.assign({ ref: record.ref }, body));
+      await api.post(path, Object.assign({ ref: record.ref }, body), typed);
       await record.load(true);
     } catch (error) {
       toast(error.message);

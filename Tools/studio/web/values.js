@@ -41,9 +41,6 @@ const values = {
       entries.map(([k, v]) => el("div", {}, el("span", { class: "key" }, `${k}: `), values.tree(v, depth - 1))));
   },
 
-  /** The typed JSON text of a value, for an edit box. */
-  text(value) { return JSON.stringify(value); },
-
   /** Whether two values are the same typed JSON (a row or a value changed). */
   same(a, b) { return JSON.stringify(a) === JSON.stringify(b); },
 };
