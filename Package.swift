@@ -93,7 +93,10 @@ let package = Package(
         ),
         .target(name: "PostgreSQLFixture", path: "Tests/PostgreSQLFixture", swiftSettings: strict),
         .target(name: "TestSupport", dependencies: ["PostgreSQLFixture"], path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "LMDBTests", dependencies: ["LMDB", "TestSupport"], swiftSettings: strict,
+            // The sync-failure tests' fdatasync replaces libc's for liblmdb (dynamic symbol).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=fdatasync"])]),
         .testTarget(
             name: "KVStoreTests",
             dependencies: ["KVStore", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
