@@ -9,9 +9,8 @@ import CLMDB
 /// | ``periodicSync`` | none at commit; the whole file every ``Environment/Options/syncInterval`` when something was committed, at ``Environment/sync(force:)`` and at close | yes | yes when no commit was made since the last sync; otherwise commits since it may be lost **and the store may be corrupt** |
 /// | ``noSync`` | none | yes | **no**: recent commits may be lost and the store may be corrupted |
 public enum Durability: String, Sendable, CaseIterable {
-    /// Data pages and the meta page are synced, in that order, before a commit is acknowledged
-    /// (the default). The meta page's sync runs after the write lock is released, so that the
-    /// next write commits while it runs.
+    /// Data pages and the meta page are synced, in that order, inside the commit, before it is
+    /// acknowledged (the default).
     case full
     /// One sync per commit (`MDB_NOMETASYNC`): an OS crash may undo the last commit, never corrupts.
     case noMetaSync
@@ -27,15 +26,21 @@ public enum Durability: String, Sendable, CaseIterable {
     /// loss the store may be corrupt. Call ``Environment/sync(force:)`` at points that must be durable.
     case noSync
 
-    /// The flags the environment opens with. `.full` commits with `MDB_NOMETASYNC` and syncs the
-    /// meta page itself (``Environment/syncCommitted()``) before the commit is acknowledged.
+    /// The flags the environment opens with.
     var flags: UInt32 {
         switch self {
-        case .full, .noMetaSync: UInt32(MDB_NOMETASYNC)
+        case .full: 0
+        case .noMetaSync: UInt32(MDB_NOMETASYNC)
         case .noSync, .periodicSync: UInt32(MDB_NOSYNC)
         }
     }
 
-    /// Whether a commit is acknowledged only after the environment synced its meta page.
-    var syncsMetaAfterCommit: Bool { self == .full }
+    /// Whether a commit is acknowledged only after the environment synced its meta page itself,
+    /// outside the write lock: no mode does. `.full` did, for a while, and the review found that
+    /// Linux reports a failed writeback once, to the first `fdatasync` on the file: the next
+    /// commit's own sync could take the error meant for this one, which was then acknowledged
+    /// though its meta page may be lost. LMDB writes `.full`'s meta page with `O_DSYNC` inside the
+    /// commit, so its error goes to that commit. (Overlapping syncs need every sync's failure
+    /// counted against each commit it may cover; the pipeline keeps the hooks for that.)
+    var syncsMetaAfterCommit: Bool { false }
 }

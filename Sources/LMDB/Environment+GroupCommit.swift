@@ -16,8 +16,9 @@ extension Environment {
     /// The bodies run on the leading thread, which holds the write lock: a body that starts a
     /// write of this environment fails with `EDEADLK`, as it would on its own thread.
     ///
-    /// With ``Durability/full`` the leader commits, lets the next group start, syncs (one
-    /// ``syncCommitted()`` for the group), and only then wakes the group's writers.
+    /// When the durability syncs after the commit (``Durability/syncsMetaAfterCommit``; none does
+    /// today) the leader commits, lets the next group start, syncs once for the group, and only
+    /// then wakes the group's writers.
     package func write(_ write: GroupedWrite) throws(LMDBError) {
         try checkWriteAllowed()
         // The write's closures are not called after this point; the caller may own what they capture.

@@ -44,8 +44,15 @@ extension Environment {
         timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds), leeway: .nanoseconds(nanoseconds / 10))
         timer.setEventHandler { [weak self] in
             guard let self, self.syncState.isBehind(self.commitsMade) else { return }
-            // A failed sync is tried again at the next tick; `sync(force:)` reports errors.
-            if (try? self.syncFile()) != nil { self.syncState.count(\.periodic) }
+            // Linux reports a failed writeback once, to the first fdatasync after it: a later
+            // sync returning 0 does not bring the lost pages back. The failure is kept for the
+            // next `sync(force:)`, which throws it.
+            do throws(LMDBError) {
+                try self.syncFile()
+                self.syncState.count(\.periodic)
+            } catch {
+                self.syncState.failed(error)
+            }
         }
         timer.resume()
         return timer
@@ -66,6 +73,7 @@ package final class SyncState: Sendable {
     private struct State {
         var counts = Environment.SyncCounts()
         var syncedThrough: UInt64 = 0
+        var failure: LMDBError?
     }
 
     private let state = LockedState(State())
@@ -79,6 +87,19 @@ package final class SyncState: Sendable {
     /// A sync that began once `commits` commits had returned has completed.
     func synced(through commits: UInt64) {
         state.withLock { $0.syncedThrough = max($0.syncedThrough, commits) }
+    }
+
+    /// Keeps the error of a background sync for the next requested one.
+    func failed(_ error: LMDBError) {
+        state.withLock { $0.failure = $0.failure ?? error }
+    }
+
+    /// The error of a background sync since the last requested one, cleared.
+    func takeFailure() -> LMDBError? {
+        state.withLock { state in
+            defer { state.failure = nil }
+            return state.failure
+        }
     }
 
     /// Whether commits returned since the last sync began (`commits` made so far).

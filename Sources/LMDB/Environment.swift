@@ -176,7 +176,12 @@ public final class Environment: Sendable {
     /// Flushes buffers to disk: every commit that returned before the call is durable when it
     /// returns. Needed only with the relaxed durabilities (``Durability``); `force` false does
     /// nothing for them (LMDB syncs then only when the environment syncs at commit).
+    /// - Throws: `LMDBError` when the sync fails, or when a background sync of
+    ///   ``Durability/periodicSync`` failed since the last call: the commits it was to make durable
+    ///   may be lost (Linux reports a failed writeback once, so no later sync would say so).
     public func sync(force: Bool = true) throws(LMDBError) {
+        // A background sync that failed lost pages that no later sync can bring back.
+        if let failure = syncState.takeFailure() { throw failure }
         if force { try syncFile() } else { try LMDBError.check(mdb_env_sync(handle, 0), "mdb_env_sync") }
         syncState.count(\.requested)
     }

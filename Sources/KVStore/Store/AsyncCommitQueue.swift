@@ -7,13 +7,13 @@ import LMDB
 ///
 /// 1. ``submit(_:)`` queues a write. When the committer is idle it starts a round.
 /// 2. A round takes every queued write and runs them together (`Environment.writeDeferringSync`):
-///    one LMDB write transaction, each write in a nested transaction of its own, one commit. Under
-///    `.full` LMDB syncs the data pages inside the write lock and writes the meta page
-///    unsynced (`MDB_NOMETASYNC`); the round hands the group to the syncer and takes the writes
-///    queued meanwhile.
-/// 3. The syncer syncs once for every group handed to it since its last sync (``Environment/syncCommitted()``:
-///    the meta pages), then delivers each write's notifications and resumes its caller, in
-///    commit order. A caller is resumed only once its commit is durable at the store's durability.
+///    one LMDB write transaction, each write in a nested transaction of its own, one commit (under
+///    `.full`, durable when it returns: LMDB syncs inside it); the round hands the group to the
+///    syncer and takes the writes queued meanwhile.
+/// 3. The syncer syncs once for every group handed to it that still needs a sync (none does
+///    today: see `Durability.syncsMetaAfterCommit`), then delivers each write's notifications
+///    and resumes its caller, in commit order. A caller is resumed only once its commit is
+///    durable at the store's durability.
 ///
 /// One pipeline per environment, shared by every ``Store`` open on it (``StoreThreads``).
 final class AsyncCommitQueue: Sendable {
