@@ -74,14 +74,6 @@ struct ReviewStudioAccessTests {
         request.httpShouldHandleCookies = false
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body { request.httpBody = Data(body.utf8) }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpShouldSetCookies = false
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        let (data, response) = try await session.data(for: request)
-        let http = response as! HTTPURLResponse
-        var fields: [String: String] = [:]
-        for (key, value) in http.allHeaderFields { fields[String(describing: key).lowercased()] = String(describing: value) }
-        return (http.statusCode, fields, String(decoding: data, as: UTF8.self))
+        return try await StudioFixture.exchange(request)
     }
 }

@@ -93,6 +93,14 @@ final class StudioFixture: Sendable {
             request.httpBody = Data(body.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
+        let (status, headers, text) = try await Self.exchange(request)
+        let json = (try? TypedJSON.dictionary(from: text)) ?? [:]
+        return Answer(status: status, headers: headers, body: json)
+    }
+
+    /// Sends `request` on a session that keeps no cookies: the status, the headers (lowercased
+    /// names) and the body as text.
+    static func exchange(_ request: URLRequest) async throws -> (status: Int, headers: [String: String], body: String) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpShouldSetCookies = false
         let session = URLSession(configuration: configuration)
@@ -101,8 +109,7 @@ final class StudioFixture: Sendable {
         let http = response as! HTTPURLResponse
         var headers: [String: String] = [:]
         for (key, value) in http.allHeaderFields { headers[String(describing: key).lowercased()] = String(describing: value) }
-        let json = (try? TypedJSON.dictionary(from: String(decoding: data, as: UTF8.self))) ?? [:]
-        return Answer(status: http.statusCode, headers: headers, body: json)
+        return (http.statusCode, headers, String(decoding: data, as: UTF8.self))
     }
 }
 
