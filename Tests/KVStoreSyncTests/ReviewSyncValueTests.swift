@@ -12,15 +12,7 @@ extension HubTests {
         @discardableResult
         private func roundTrip(_ values: [Value]) async throws -> HubDatabase {
             let database = try await HubDatabase.make()
-            let (a, b) = (UUID(), UUID())
-            let rows = try await database.withClient { hub in
-                for (index, value) in values.enumerated() {
-                    let change = HubChange(origin: a, originSequence: UInt64(index + 1), stamp: HubStamp(wall: 1, counter: 0),
-                                           record: try RecordRef(kind: "person", id: "p\(index)"), key: "v", change: .set, value: value)
-                    try await hub.upload([change], from: a)
-                }
-                return try await hub.download(after: .start, excluding: b).rows
-            }
+            let rows = try await database.uploadEachAndDownload(values)
             #expect(rows.count == values.count)
             for row in rows {
                 let sent = values[Int(row.change.originSequence) - 1]
