@@ -84,19 +84,26 @@ struct Figures {
         defer { try? FileManager.default.removeItem(atPath: replica) }
         var options = Replicator.Options()
         options.replicaOptions.mapSize = 4 << 30
-        let clock = ContinuousClock()
-        var status: Replicator.Status?
+        return try applyRate(applier: "the replicator", minimum: 300_000,
+                             name: { "replication apply, store to store (\($0) insert entries, Replicator)" }) {
+            try Replicator(source: source, replicaPath: replica, options: options).run().applied
+        }
+    }
+
+    /// Times `apply` (the entries it applied), which must apply every entry of the big store,
+    /// and reports entries per wall and per CPU second against `minimum` as measurement 18.
+    func applyRate(applier: String, minimum: Double, name: (Int) -> String, _ apply: () throws -> Int) throws -> Figure {
+        var applied = 0
         let cpuBefore = Self.processCPUSeconds()
-        let elapsed = try clock.measure { status = try Replicator(source: source, replicaPath: replica, options: options).run() }
+        let elapsed = try ContinuousClock().measure { applied = try apply() }
         let cpu = Self.processCPUSeconds() - cpuBefore
-        let applied = status?.applied ?? 0
-        guard applied == config.bigRecords else { throw SetupError("the replicator applied \(applied) entries, not \(config.bigRecords)") }
+        guard applied == config.bigRecords else { throw SetupError("\(applier) applied \(applied) entries, not \(config.bigRecords)") }
         let rate = Double(applied) / elapsed.seconds
         let cpuRate = Double(applied) / max(cpu, 1e-9)
         return Figure(
-            number: firstNumber + 1, name: "replication apply, store to store (\(applied) insert entries, Replicator)",
+            number: firstNumber + 1, name: name(applied),
             durability: "full (replica)", result: "\(Report.format(rate)) entries/s (\(Report.format(cpuRate)) per CPU second)",
-            target: "≥ 300k entries/s", met: rate >= 300_000,
+            target: "≥ \(Int(minimum / 1000))k entries/s", met: rate >= minimum,
             figures: ["entriesPerSecond": rate.rounded(), "entriesPerCPUSecond": cpuRate.rounded(), "seconds": elapsed.seconds])
     }
 

@@ -20,28 +20,19 @@ extension Figures {
         try output.close()
         var options = Store.Options()
         options.mapSize = 4 << 30
-        let clock = ContinuousClock()
-        var applied = 0
-        let cpuBefore = Self.processCPUSeconds()
-        let elapsed = try clock.measure {
+        return try applyRate(applier: "the stream apply", minimum: 200_000,
+                             name: { "replication apply from a journal stream file (\($0) insert entries, checked, then applyJournal)" }) {
             try Self.withDescriptor(file) { descriptor in
                 let check = try JournalStreamReader(fileDescriptor: descriptor)
                 while try check.nextCommit() != nil {}
             }
             let store = try Store(path: replica, options: options)
+            var applied = 0
             try Self.withDescriptor(file) { descriptor in
                 applied = try store.applyJournal(JournalStreamReader(fileDescriptor: descriptor)).applied
             }
+            return applied
         }
-        let cpu = Self.processCPUSeconds() - cpuBefore
-        guard applied == config.bigRecords else { throw SetupError("the stream apply applied \(applied) entries, not \(config.bigRecords)") }
-        let rate = Double(applied) / elapsed.seconds
-        let cpuRate = Double(applied) / max(cpu, 1e-9)
-        return Figure(
-            number: firstNumber + 1, name: "replication apply from a journal stream file (\(applied) insert entries, checked, then applyJournal)",
-            durability: "full (replica)", result: "\(Report.format(rate)) entries/s (\(Report.format(cpuRate)) per CPU second)",
-            target: "≥ 200k entries/s", met: rate >= 200_000,
-            figures: ["entriesPerSecond": rate.rounded(), "entriesPerCPUSecond": cpuRate.rounded(), "seconds": elapsed.seconds])
     }
 
     private static func withDescriptor(_ path: String, _ body: (Int32) throws -> Void) throws {
