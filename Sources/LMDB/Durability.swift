@@ -9,8 +9,10 @@ import CLMDB
 /// | ``periodicSync`` | none at commit; the whole file every ``Environment/Options/syncInterval`` when something was committed, at ``Environment/sync(force:)`` and at close | yes | yes when no commit was made since the last sync; otherwise commits since it may be lost **and the store may be corrupt** |
 /// | ``noSync`` | none | yes | **no**: recent commits may be lost and the store may be corrupted |
 public enum Durability: String, Sendable, CaseIterable {
-    /// Data pages and the meta page are synced, in that order, inside the commit, before it is
-    /// acknowledged (the default).
+    /// Data pages and the meta page are synced, in that order, before a commit is acknowledged
+    /// (the default). The data pages are synced inside the commit; the meta page after the write
+    /// lock is released, so that the next write commits while it is synced
+    /// (``Environment/syncCommitted(since:)``).
     case full
     /// One sync per commit (`MDB_NOMETASYNC`): an OS crash may undo the last commit, never corrupts.
     case noMetaSync
@@ -29,18 +31,12 @@ public enum Durability: String, Sendable, CaseIterable {
     /// The flags the environment opens with.
     var flags: UInt32 {
         switch self {
-        case .full: 0
-        case .noMetaSync: UInt32(MDB_NOMETASYNC)
+        case .full, .noMetaSync: UInt32(MDB_NOMETASYNC)
         case .noSync, .periodicSync: UInt32(MDB_NOSYNC)
         }
     }
 
     /// Whether a commit is acknowledged only after the environment synced its meta page itself,
-    /// outside the write lock: no mode does. `.full` did, for a while, and the review found that
-    /// Linux reports a failed writeback once, to the first `fdatasync` on the file: the next
-    /// commit's own sync could take the error meant for this one, which was then acknowledged
-    /// though its meta page may be lost. LMDB writes `.full`'s meta page with `O_DSYNC` inside the
-    /// commit, so its error goes to that commit. (Overlapping syncs need every sync's failure
-    /// counted against each commit it may cover; the pipeline keeps the hooks for that.)
-    var syncsMetaAfterCommit: Bool { false }
+    /// outside the write lock (``Environment/syncCommitted(since:)``).
+    var syncsMetaAfterCommit: Bool { self == .full }
 }

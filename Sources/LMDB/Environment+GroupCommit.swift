@@ -16,9 +16,8 @@ extension Environment {
     /// The bodies run on the leading thread, which holds the write lock: a body that starts a
     /// write of this environment fails with `EDEADLK`, as it would on its own thread.
     ///
-    /// When the durability syncs after the commit (``Durability/syncsMetaAfterCommit``; none does
-    /// today) the leader commits, lets the next group start, syncs once for the group, and only
-    /// then wakes the group's writers.
+    /// With ``Durability/full`` the leader commits, lets the next group start, syncs once for the
+    /// group (``syncCommitted(since:)``), and only then wakes the group's writers.
     package func write(_ write: GroupedWrite) throws(LMDBError) {
         try checkWriteAllowed()
         // The write's closures are not called after this point; the caller may own what they capture.
@@ -29,42 +28,44 @@ extension Environment {
 
     /// Runs `writes` together in a group commit, as ``write(_:)`` runs one, without waiting for
     /// the ``Durability/full`` sync of their commit when they made up the group alone: then it
-    /// returns true, and the caller must call ``syncCommitted()`` before it tells their writers
-    /// that they committed (each write's ``GroupedWrite/error`` is nil). Meanwhile the next group
-    /// commits. It returns false when nothing is left to sync: the writes failed, or another
-    /// write led their group (it synced before it woke them), or the durability needs no sync.
+    /// returns the commit, and the caller must call ``syncCommitted(since:)`` with it before it
+    /// tells their writers that they committed (each write's ``GroupedWrite/error`` is nil).
+    /// Meanwhile the next group commits. It returns nil when nothing is left to sync: the writes
+    /// failed, or another write led their group (it synced before it woke them), or the
+    /// durability needs no sync.
     ///
     /// The closures stay: the caller owns them and the writes.
-    package func writeDeferringSync(_ writes: [GroupedWrite]) throws(LMDBError) -> Bool {
+    package func writeDeferringSync(_ writes: [GroupedWrite]) throws(LMDBError) -> UnsyncedCommit? {
         try checkWriteAllowed()
-        guard let group = commitQueue.join(writes) else { return false }
+        guard let group = commitQueue.join(writes) else { return nil }
         return lead(group, deferringSyncOf: writes.count)
     }
 
     /// Runs `group` (led by the calling thread) and ends it: commits, hands the queue on, syncs
     /// unless the sync is deferred to the caller (when the caller's `deferred` writes are the whole
-    /// group), and wakes the group. - Returns: whether the sync was deferred.
-    private func lead(_ group: [GroupedWrite], deferringSyncOf deferred: Int) -> Bool {
-        var committed = false
+    /// group), and wakes the group. - Returns: the commit when its sync was deferred.
+    private func lead(_ group: [GroupedWrite], deferringSyncOf deferred: Int) -> UnsyncedCommit? {
+        var unsynced: UnsyncedCommit?
         writeLock.withLock { _ in
             writerThread.store(currentThreadID(), ordering: .relaxed)
             defer { writerThread.store(0, ordering: .relaxed) }
             do {
                 while try !commit(group) {}
-                committed = group.contains { $0.error == nil }
+                if options.durability.syncsMetaAfterCommit, group.contains(where: { $0.error == nil }) {
+                    unsynced = unsyncedCommit()
+                }
             } catch {
                 for write in group where write.error == nil { write.error = error }
             }
         }
         commitQueue.handOn()
-        let syncs = committed && options.durability.syncsMetaAfterCommit
-        if syncs && group.count != deferred {
-            do { try syncCommitted() } catch {
+        if let unsynced, group.count != deferred {
+            do { try syncCommitted(since: unsynced) } catch {
                 for write in group where write.error == nil { write.error = error }
             }
         }
         commitQueue.wake(group)
-        return syncs && group.count == deferred
+        return group.count == deferred ? unsynced : nil
     }
 
     /// Runs the group's transaction once.

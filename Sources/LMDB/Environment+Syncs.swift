@@ -18,21 +18,39 @@ extension Environment {
     /// The syncs made so far.
     package var syncCounts: SyncCounts { syncState.counts }
 
-    /// Makes every commit that returned before the call durable: `fdatasync` of the data file
-    /// (`mdb_env_sync(env, 1)`), which writes the meta pages LMDB wrote without syncing. Called
-    /// for `.full` after the write lock is released; LMDB takes no lock for it, so the next write
-    /// commits meanwhile (its pages may reach the disk early, which is harmless: LMDB writes a
-    /// meta page only after the data pages it names were synced).
-    package func syncCommitted() throws(LMDBError) {
+    /// Makes the commits that returned before the call durable, or throws: `fdatasync` of the
+    /// data file (`mdb_env_sync(env, 1)`), which writes the meta pages LMDB wrote without syncing.
+    /// Called for `.full` after the write lock is released; LMDB takes no lock for it, so the next
+    /// write commits meanwhile (its pages may reach the disk early, which is harmless: LMDB writes
+    /// a meta page only after the data pages it names were synced).
+    ///
+    /// Linux reports a failed writeback once, to the first `fdatasync` on the file after it: when
+    /// the writeback of the meta page this sync is for failed, the error may have gone to another
+    /// sync — the next commit's own (its data pages), or another caller's — and this one returns 0
+    /// over a lost page. So every sync failure and every commit failing with an I/O error is
+    /// counted, and this throws when one was counted since `commit` (``unsyncedCommit()``, taken
+    /// when the commit returned): after its own sync, it waits for the commit under way (whose
+    /// `fdatasync` may have run before this one; a commit counts its failure before it releases
+    /// the write lock), and other syncs take turns (``syncFile(force:)``). Such a commit may well
+    /// be durable; it is reported as failed because nothing says it is.
+    package func syncCommitted(since commit: UnsyncedCommit) throws(LMDBError) {
         try syncFile()
         syncState.count(\.committed)
+        writeLock.withLock { _ in }
+        if let failure = syncState.failure(since: commit) { throw failure }
     }
 
-    /// `mdb_env_sync(env, 1)`, noting the commits it covers for the periodic sync.
-    func syncFile() throws(LMDBError) {
-        let covered = commitsMade
-        try LMDBError.check(mdb_env_sync(handle, 1), "mdb_env_sync")
-        syncState.synced(through: covered)
+    /// Marks a commit that just returned (with the write lock held) for ``syncCommitted(since:)``.
+    func unsyncedCommit() -> UnsyncedCommit { syncState.unsyncedCommit() }
+
+    /// `mdb_env_sync(env, force)`, one at a time, noting the commits it covers for the periodic
+    /// sync and counting a failure against unsynced commits (``syncCommitted(since:)``).
+    func syncFile(force: Bool = true) throws(LMDBError) {
+        try syncState.syncing { () throws(LMDBError) in
+            let covered = commitsMade
+            try LMDBError.check(mdb_env_sync(handle, force ? 1 : 0), "mdb_env_sync")
+            syncState.synced(through: covered)
+        }
     }
 
     /// The background sync of `.periodicSync`: every `syncInterval`, a sync when this process
@@ -68,15 +86,53 @@ extension Environment {
     package static let closingSyncs = Atomic<Int>(0)
 }
 
+/// A commit whose meta page was not synced yet: the sync failures counted when it returned.
+package struct UnsyncedCommit: Sendable {
+    fileprivate let failuresBefore: Int
+}
+
 /// The counts of an environment's syncs and the last commit one covered.
 package final class SyncState: Sendable {
     private struct State {
         var counts = Environment.SyncCounts()
         var syncedThrough: UInt64 = 0
         var failure: LMDBError?
+        /// Syncs and commits that failed with an I/O error, and the last one's error.
+        var ioFailures = 0
+        var lastIOFailure: LMDBError?
     }
 
     private let state = LockedState(State())
+    /// Held across each sync the environment makes, so that a sync's failure is counted before
+    /// the next sync can return.
+    private let syncLock = LockedState(())
+
+    /// Runs `sync` with the other syncs waiting, counting its failure.
+    func syncing(_ sync: () throws(LMDBError) -> Void) throws(LMDBError) {
+        try syncLock.withLock { _ throws(LMDBError) in
+            do throws(LMDBError) { try sync() } catch {
+                countIOFailure(error)
+                throw error
+            }
+        }
+    }
+
+    /// Counts a failure that may have taken a writeback error meant for an unsynced commit.
+    func countIOFailure(_ error: LMDBError) {
+        state.withLock { state in
+            state.ioFailures += 1
+            state.lastIOFailure = error
+        }
+    }
+
+    func unsyncedCommit() -> UnsyncedCommit {
+        UnsyncedCommit(failuresBefore: state.withLock { $0.ioFailures })
+    }
+
+    /// The last failure counted since `commit` returned, if one was.
+    func failure(since commit: UnsyncedCommit) -> LMDBError? {
+        state.withLock { $0.ioFailures == commit.failuresBefore ? nil : $0.lastIOFailure }
+    }
 
     func count(_ kind: WritableKeyPath<Environment.SyncCounts, Int>) {
         state.withLock { $0.counts[keyPath: kind] += 1 }

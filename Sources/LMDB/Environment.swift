@@ -182,7 +182,7 @@ public final class Environment: Sendable {
     public func sync(force: Bool = true) throws(LMDBError) {
         // A background sync that failed lost pages that no later sync can bring back.
         if let failure = syncState.takeFailure() { throw failure }
-        if force { try syncFile() } else { try LMDBError.check(mdb_env_sync(handle, 0), "mdb_env_sync") }
+        try syncFile(force: force)
         syncState.count(\.requested)
     }
 
@@ -256,7 +256,7 @@ public final class Environment: Sendable {
     /// thread still holds the write lock: what it does is ordered like the commits themselves
     /// (the store queues change notifications there). It does not run when the write fails.
     /// `unlocked` runs once the write lock is released (or the write was refused) and before
-    /// the commit is made durable (``Durability/full``: ``syncCommitted()``), so that the caller
+    /// the commit is made durable (``Durability/full``: ``syncCommitted(since:)``), so that the caller
     /// can let the next write start meanwhile.
     package func write<T>(
         _ body: (Transaction) throws -> T, didCommit: () -> Void, unlocked: () -> Void = {}
@@ -264,6 +264,7 @@ public final class Environment: Sendable {
         var isUnlocked = false
         defer { if !isUnlocked { unlocked() } }
         try checkWriteAllowed()
+        var unsynced: UnsyncedCommit?
         let result = try writeLock.withLock { _ in
             writerThread.store(currentThreadID(), ordering: .relaxed)
             defer { writerThread.store(0, ordering: .relaxed) }
@@ -286,13 +287,14 @@ public final class Environment: Sendable {
                 let commit = commitWrite(txn)
                 if commit == MDB_MAP_FULL, try growMap() { continue }
                 try LMDBError.check(commit, "mdb_txn_commit")
+                if options.durability.syncsMetaAfterCommit { unsynced = unsyncedCommit() }
                 didCommit()
                 return result
             }
         }
         isUnlocked = true
         unlocked()
-        if options.durability.syncsMetaAfterCommit { try syncCommitted() }
+        if let unsynced { try syncCommitted(since: unsynced) }
         return result
     }
 
@@ -345,10 +347,14 @@ public final class Environment: Sendable {
 
     /// Commits the top-level write transaction `txn` (with the write lock held) and counts the
     /// commit for ``beginRead()``, before the write lock lets the next write rewrite a meta page.
+    /// A commit failing with an I/O error (its `fdatasync` may have taken the writeback error of
+    /// an earlier commit's meta page) is counted against the commits not synced yet
+    /// (``syncCommitted(since:)``).
     @inline(__always)
     func commitWrite(_ txn: OpaquePointer) -> Int32 {
         let rc = mdb_txn_commit(txn)
         commitsAttempted.add(1, ordering: .releasing)
+        if rc > 0 || rc == MDB_PANIC { syncState.countIOFailure(LMDBError(code: rc, operation: "mdb_txn_commit")) }
         return rc
     }
 

@@ -8,12 +8,12 @@ import LMDB
 /// 1. ``submit(_:)`` queues a write. When the committer is idle it starts a round.
 /// 2. A round takes every queued write and runs them together (`Environment.writeDeferringSync`):
 ///    one LMDB write transaction, each write in a nested transaction of its own, one commit (under
-///    `.full`, durable when it returns: LMDB syncs inside it); the round hands the group to the
+///    `.full`, its data pages synced; its meta page not yet); the round hands the group to the
 ///    syncer and takes the writes queued meanwhile.
-/// 3. The syncer syncs once for every group handed to it that still needs a sync (none does
-///    today: see `Durability.syncsMetaAfterCommit`), then delivers each write's notifications
-///    and resumes its caller, in commit order. A caller is resumed only once its commit is
-///    durable at the store's durability.
+/// 3. The syncer syncs once for every group handed to it that still needs a sync
+///    (`Environment.syncCommitted(since:)`, from the earliest: a sync failure counted since it
+///    fails them all), then delivers each write's notifications and resumes its caller, in
+///    commit order. A caller is resumed only once its commit is durable at the store's durability.
 ///
 /// One pipeline per environment, shared by every ``Store`` open on it (``StoreThreads``).
 final class AsyncCommitQueue: Sendable {
@@ -29,8 +29,8 @@ final class AsyncCommitQueue: Sendable {
     private struct State {
         var queued: [Job] = []
         var committing = false
-        /// Groups committed, waiting for the syncer: whether each still needs a sync.
-        var committed: [(jobs: [Job], needsSync: Bool)] = []
+        /// Groups committed, waiting for the syncer: each one's commit when it still needs a sync.
+        var committed: [(jobs: [Job], unsynced: UnsyncedCommit?)] = []
         var syncing = false
     }
 
@@ -67,15 +67,15 @@ final class AsyncCommitQueue: Sendable {
                 return Array(state.queued.prefix(count))
             }
             guard let first = jobs.first else { return }
-            var needsSync = false
+            var unsynced: UnsyncedCommit?
             var failure: (any Error)?
-            do { needsSync = try first.environment.writeDeferringSync(jobs.map(\.write)) } catch { failure = error }
+            do { unsynced = try first.environment.writeDeferringSync(jobs.map(\.write)) } catch { failure = error }
             if let failure {
                 for job in jobs { job.finish(failure) }
                 continue
             }
             let start = state.withLock { state in
-                state.committed.append((jobs, needsSync))
+                state.committed.append((jobs, unsynced))
                 defer { state.syncing = true }
                 return !state.syncing
             }
@@ -93,11 +93,11 @@ final class AsyncCommitQueue: Sendable {
             }
             guard let environment = groups.first?.jobs.first?.environment else { return }
             var syncError: (any Error)?
-            if groups.contains(where: \.needsSync) {
-                do { try environment.syncCommitted() } catch { syncError = error }
+            if let earliest = groups.lazy.compactMap(\.unsynced).first {
+                do { try environment.syncCommitted(since: earliest) } catch { syncError = error }
             }
             for group in groups {
-                for job in group.jobs { job.finish(group.needsSync ? syncError : nil) }
+                for job in group.jobs { job.finish(group.unsynced != nil ? syncError : nil) }
             }
         }
     }

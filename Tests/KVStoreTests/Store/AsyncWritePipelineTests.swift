@@ -86,8 +86,8 @@ import TestSupport
         #expect(try itemIDs(store) == ["0", "1"])
     }
 
-    /// Under full durability a group's commit syncs itself inside LMDB before its callers
-    /// resume: no sync of the store's after it (see `Durability.syncsMetaAfterCommit`).
+    /// Under full durability a group's meta page is synced after its commit, outside the write
+    /// lock, before its callers resume: at most one sync per group, at least one for them all.
     @Test func fullDurabilityResumesAfterTheGroupsSync() async throws {
         let t = try TemporaryStore(options: Store.Options())
         let store = t.store
@@ -97,7 +97,8 @@ import TestSupport
         let tasks = await queueWrites(store, count: 8)
         release()
         for task in tasks { _ = try await task.value }
-        #expect(store.environment.syncCounts.committed == before)
+        let syncs = store.environment.syncCounts.committed - before
+        #expect(syncs >= 2 && syncs <= 9, "one sync for the first write, one or more for the eight queued")
         #expect(try itemIDs(store).count == 9)
     }
 
