@@ -50,9 +50,11 @@ extension Environment {
             writerThread.store(currentThreadID(), ordering: .relaxed)
             defer { writerThread.store(0, ordering: .relaxed) }
             do {
-                while try !commit(group) {}
-                if options.durability.syncsMetaAfterCommit, group.contains(where: { $0.error == nil }) {
-                    unsynced = unsyncedCommit()
+                var committed: UnsyncedCommit?
+                while try !commit(group, committed: &committed) {}
+                if let committed, group.contains(where: { $0.error == nil }) {
+                    try syncUnderLockAfterFailures(committed)
+                    if options.durability.syncsMetaAfterCommit { unsynced = committed }
                 }
             } catch {
                 for write in group where write.error == nil { write.error = error }
@@ -68,10 +70,10 @@ extension Environment {
         return group.count == deferred ? unsynced : nil
     }
 
-    /// Runs the group's transaction once.
+    /// Runs the group's transaction once; `committed` is set when it committed.
     /// - Returns: false when the group must run again: the map grew, or a write's failed nested commit
     ///   left the transaction unusable (it is left out).
-    private func commit(_ group: [GroupedWrite]) throws(LMDBError) -> Bool {
+    private func commit(_ group: [GroupedWrite], committed: inout UnsyncedCommit?) throws(LMDBError) -> Bool {
         let nested = group.count > 1
         for write in group where !write.isLeftOut { write.error = nil }
         let txn = try beginWrite()
@@ -112,11 +114,12 @@ extension Environment {
             return true
         }
         let commit = commitWrite(txn)
-        if commit != 0 {
+        if commit.code != 0 {
             if nested { discard(merged) }
-            if commit == MDB_MAP_FULL, try growMap() { return false }
-            throw LMDBError(code: commit, operation: "mdb_txn_commit")
+            if commit.code == MDB_MAP_FULL, try growMap() { return false }
+            throw LMDBError(code: commit.code, operation: "mdb_txn_commit")
         }
+        committed = commit.commit
         for write in merged {
             if !nested { write.merged() }
             write.committed()

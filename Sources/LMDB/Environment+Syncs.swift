@@ -18,30 +18,51 @@ extension Environment {
     /// The syncs made so far.
     package var syncCounts: SyncCounts { syncState.counts }
 
-    /// Makes the commits that returned before the call durable, or throws: `fdatasync` of the
-    /// data file (`mdb_env_sync(env, 1)`), which writes the meta pages LMDB wrote without syncing.
-    /// Called for `.full` after the write lock is released; LMDB takes no lock for it, so the next
-    /// write commits meanwhile (its pages may reach the disk early, which is harmless: LMDB writes
-    /// a meta page only after the data pages it names were synced).
-    ///
-    /// Linux reports a failed writeback once, to the first `fdatasync` on the file after it: when
-    /// the writeback of the meta page this sync is for failed, the error may have gone to another
-    /// sync — the next commit's own (its data pages), or another caller's — and this one returns 0
-    /// over a lost page. So every sync failure and every commit failing with an I/O error is
-    /// counted, and this throws when one was counted since `commit` (``unsyncedCommit()``, taken
-    /// when the commit returned): after its own sync, it waits for the commit under way (whose
-    /// `fdatasync` may have run before this one; a commit counts its failure before it releases
-    /// the write lock), and other syncs take turns (``syncFile(force:)``). Such a commit may well
-    /// be durable; it is reported as failed because nothing says it is.
+    /// Makes the commits that returned before the call durable, or throws: ``syncMetaPages()``,
+    /// then the check that no sync failure was counted since `commit` returned
+    /// (``syncFailure(since:)``).
     package func syncCommitted(since commit: UnsyncedCommit) throws(LMDBError) {
-        try syncFile()
-        syncState.count(\.committed)
-        writeLock.withLock { _ in }
-        if let failure = syncState.failure(since: commit) { throw failure }
+        try syncMetaPages()
+        if let failure = syncFailure(since: commit) { throw failure }
     }
 
-    /// Marks a commit that just returned (with the write lock held) for ``syncCommitted(since:)``.
-    func unsyncedCommit() -> UnsyncedCommit { syncState.unsyncedCommit() }
+    /// `fdatasync` of the data file (`mdb_env_sync(env, 1)`), which writes the meta pages LMDB
+    /// wrote without syncing, then a wait for the LMDB commit under way, if one is. Called for
+    /// `.full` after the write lock is released; LMDB takes no lock for it, so the next write
+    /// commits meanwhile (its pages may reach the disk early, which is harmless: LMDB writes a
+    /// meta page only after the data pages it names were synced).
+    ///
+    /// Linux reports a failed writeback once, to the first `fdatasync` on the file after it: when
+    /// the writeback of a meta page this sync is for failed, the error may have gone to another
+    /// sync — the next commit's own (its data pages), or another caller's — and this one returns
+    /// 0 over a lost page. So every sync failure and every commit failing with an I/O error is
+    /// counted, syncs take turns (``syncFile(force:)``), and this waits for the LMDB commit under
+    /// way (whose `fdatasync` may have run before this one; a commit counts its failure before
+    /// it ends): a failure that may have been this sync's is counted when it returns.
+    package func syncMetaPages() throws(LMDBError) {
+        try syncFile()
+        syncState.count(\.committed)
+        syncState.waitForCommitUnderWay()
+    }
+
+    /// The last sync failure counted since `commit` began committing, if one was: its meta page
+    /// may be lost though its own sync returned 0. Such a commit may well be durable; it is
+    /// reported as failed because nothing says it is.
+    package func syncFailure(since commit: UnsyncedCommit) -> LMDBError? {
+        syncState.failure(since: commit)
+    }
+
+    /// After a counted failure, a meta page may be lost while a later commit reuses the pages
+    /// the last durable meta page names (LMDB reuses pages freed up to two commits back, which
+    /// is safe only while one of those meta pages is on the disk): until a commit's meta page is
+    /// synced with no new failure, each commit of a mode that does not sync its meta page in the
+    /// commit (`.full`, `.noMetaSync`) syncs it before the write lock is released. Called with
+    /// the write lock held, after `commit` committed.
+    func syncUnderLockAfterFailures(_ commit: UnsyncedCommit) throws(LMDBError) {
+        guard options.durability.flags & UInt32(MDB_NOMETASYNC) != 0, syncState.hasUnclearedFailure else { return }
+        try syncFile()
+        syncState.cleared(through: commit)
+    }
 
     /// `mdb_env_sync(env, force)`, one at a time, noting the commits it covers for the periodic
     /// sync and counting a failure against unsynced commits (``syncCommitted(since:)``).
@@ -86,7 +107,7 @@ extension Environment {
     package static let closingSyncs = Atomic<Int>(0)
 }
 
-/// A commit whose meta page was not synced yet: the sync failures counted when it returned.
+/// A commit whose meta page was not synced yet: the sync failures counted when it began committing.
 package struct UnsyncedCommit: Sendable {
     fileprivate let failuresBefore: Int
 }
@@ -100,12 +121,39 @@ package final class SyncState: Sendable {
         /// Syncs and commits that failed with an I/O error, and the last one's error.
         var ioFailures = 0
         var lastIOFailure: LMDBError?
+        /// The failures followed by a commit whose meta page was synced under the write lock.
+        var clearedFailures = 0
     }
 
     private let state = LockedState(State())
     /// Held across each sync the environment makes, so that a sync's failure is counted before
     /// the next sync can return.
     private let syncLock = LockedState(())
+    /// Held across each `mdb_txn_commit`, so that a commit's failure is counted before a sync
+    /// waiting for it returns.
+    private let commitLock = LockedState(())
+
+    /// Runs `commit` (an `mdb_txn_commit`, the write lock held), counting an I/O failure.
+    /// - Returns: its result, and the failures counted before it began.
+    func committing(_ commit: () -> Int32) -> (code: Int32, commit: UnsyncedCommit) {
+        commitLock.withLock { _ in
+            let marker = unsyncedCommit()
+            let code = commit()
+            if code > 0 || code == MDB_PANIC { countIOFailure(LMDBError(code: code, operation: "mdb_txn_commit")) }
+            return (code, marker)
+        }
+    }
+
+    /// Returns once the `mdb_txn_commit` under way, if any, ended.
+    func waitForCommitUnderWay() { commitLock.withLock { _ in } }
+
+    /// Whether a failure was counted and no commit's meta page was synced after it.
+    var hasUnclearedFailure: Bool { state.withLock { $0.ioFailures != $0.clearedFailures } }
+
+    /// A commit that began after the failures counted in `commit` had its meta page synced.
+    func cleared(through commit: UnsyncedCommit) {
+        state.withLock { $0.clearedFailures = max($0.clearedFailures, commit.failuresBefore) }
+    }
 
     /// Runs `sync` with the other syncs waiting, counting its failure.
     func syncing(_ sync: () throws(LMDBError) -> Void) throws(LMDBError) {
@@ -129,7 +177,7 @@ package final class SyncState: Sendable {
         UnsyncedCommit(failuresBefore: state.withLock { $0.ioFailures })
     }
 
-    /// The last failure counted since `commit` returned, if one was.
+    /// The last failure counted since `commit` began committing, if one was.
     func failure(since commit: UnsyncedCommit) -> LMDBError? {
         state.withLock { $0.ioFailures == commit.failuresBefore ? nil : $0.lastIOFailure }
     }

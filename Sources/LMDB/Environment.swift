@@ -285,10 +285,11 @@ public final class Environment: Sendable {
                     throw LMDBError(code: MDB_MAP_FULL, operation: "mdb_put")
                 }
                 let commit = commitWrite(txn)
-                if commit == MDB_MAP_FULL, try growMap() { continue }
-                try LMDBError.check(commit, "mdb_txn_commit")
-                if options.durability.syncsMetaAfterCommit { unsynced = unsyncedCommit() }
+                if commit.code == MDB_MAP_FULL, try growMap() { continue }
+                try LMDBError.check(commit.code, "mdb_txn_commit")
                 didCommit()
+                try syncUnderLockAfterFailures(commit.commit)
+                if options.durability.syncsMetaAfterCommit { unsynced = commit.commit }
                 return result
             }
         }
@@ -350,12 +351,12 @@ public final class Environment: Sendable {
     /// A commit failing with an I/O error (its `fdatasync` may have taken the writeback error of
     /// an earlier commit's meta page) is counted against the commits not synced yet
     /// (``syncCommitted(since:)``).
+    /// - Returns: `mdb_txn_commit`'s result, and the commit for ``syncCommitted(since:)``.
     @inline(__always)
-    func commitWrite(_ txn: OpaquePointer) -> Int32 {
-        let rc = mdb_txn_commit(txn)
+    func commitWrite(_ txn: OpaquePointer) -> (code: Int32, commit: UnsyncedCommit) {
+        let result = syncState.committing { mdb_txn_commit(txn) }
         commitsAttempted.add(1, ordering: .releasing)
-        if rc > 0 || rc == MDB_PANIC { syncState.countIOFailure(LMDBError(code: rc, operation: "mdb_txn_commit")) }
-        return rc
+        return result
     }
 
     /// Begins a write transaction (with the write lock held), adopting first a map size another

@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 // Review of 6d85954 (`.full` syncs its meta page after the write lock, counting failures).
-// REVIEW: the tests marked FAILS fail on 6d85954; they state what a fix must make true.
+// Review of 6d85954 (the .full meta sync after the write lock): each test failed on it.
 
 /// Fault tests: in the serialized suite that owns `SyncFaults` (one armed descriptor at a time).
 extension ReviewWriteSyncFailureTests {
@@ -19,8 +19,8 @@ extension ReviewWriteSyncFailureTests {
         return fd
     }
 
-    /// FAILS. The failure count a commit is checked against is taken after `mdb_txn_commit`
-    /// returned, and LMDB has written the meta page (unsynced) before that. A sync on another
+    /// The failure count a commit is checked against was taken after `mdb_txn_commit`
+    /// returned (it is now taken before), and LMDB has written the meta page (unsynced) before that. A sync on another
     /// thread — a requested `sync()`, or the pipeline's syncer syncing the group before —
     /// may write that page, take its writeback error and count it in between: the count
     /// taken includes it, the commit's own later `fdatasync` returns 0, and the commit is
@@ -54,8 +54,8 @@ extension ReviewWriteSyncFailureTests {
         }
     }
 
-    /// FAILS. After a meta page's sync failed (its writeback lost: commit B), the environment goes
-    /// on committing. C's meta page goes to the slot of A's (the last one known on the disk);
+    /// After a meta page's sync failed (its writeback lost: commit B), the environment went
+    /// on committing (now, until a commit's meta page is synced under the write lock, each is). C's meta page goes to the slot of A's (the last one known on the disk);
     /// D reuses the pages B freed — pages of A's tree — and writes them before its `fdatasync`
     /// (the kernel may write them back at any time), while C's meta page is not synced yet (the
     /// pipeline syncs it after the lock). A crash then leaves A's meta page (and in B's slot the
@@ -128,36 +128,33 @@ extension ReviewWriteSyncFailureTests {
 
 /// The overlap's effect on the writers that do not fail.
 @Suite struct ReviewOverlapTests {
-    /// FAILS. After its meta page's sync, a commit waits for the write lock, so that a commit under
-    /// way counts its failure first. But the lock is held for the next writer's whole transaction,
-    /// its body included: writer A, committed and synced, returns only once writer B's body is
-    /// done — here 3 s (a long import, or a body that waits for what A's caller does next: then
-    /// never). Before 6d85954 A returned after its commit. Waiting only for an `mdb_txn_commit`
-    /// call under way (a count of commits in flight) would do.
+    /// After its meta page's sync, a commit waits for a commit under way to count its failure —
+    /// only for the `mdb_txn_commit` call, not for the next writer's whole transaction: writer A,
+    /// committed, returns while writer B's body is still running (B's body waits for A to return;
+    /// when A waited for B's body too, as it did when it waited for the write lock, B's wait
+    /// expires after 60 s and the test fails).
     @Test func anAcknowledgedCommitDoesNotWaitForTheNextWritersBody() throws {
         let dir = try TemporaryDirectory()
         let env = try Environment(path: dir.path)  // .full
         let db = try env.openDatabase("things")
         let inBody = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
+        let aReturned = DispatchSemaphore(value: 0)
         let ended = DispatchSemaphore(value: 0)
-        let clock = ContinuousClock()
-        var released = clock.now
+        let sawAReturn = Atomic<Bool>(false)
         try env.write({ txn in try txn.put(Array("a".utf8), Array("1".utf8), in: db) }, didCommit: {}, unlocked: {
             Thread {
                 try? env.write { txn in
                     inBody.signal()
-                    _ = release.wait(timeout: .now() + 3)
+                    sawAReturn.store(aReturned.wait(timeout: .now() + 60) == .success, ordering: .releasing)
                     try txn.put(Array("b".utf8), Array("2".utf8), in: db)
                 }
                 ended.signal()
             }.start()
             inBody.wait()
-            released = clock.now
         })
-        let waited = clock.now - released
-        release.signal()
+        aReturned.signal()
         ended.wait()
-        #expect(waited < .seconds(2), "A's write returned \(waited) after it committed, once B's body ended")
+        let aReturnedFirst = sawAReturn.load(ordering: .acquiring)
+        #expect(aReturnedFirst, "A's write returned only once B's body ended")
     }
 }

@@ -54,6 +54,7 @@ func reviewWriteFdatasync(_ fd: Int32) -> Int32 {
         let fd = try dataFileDescriptor(env)
         SyncFaults.watched.store(fd, ordering: .releasing)
         defer { SyncFaults.watched.store(-1, ordering: .releasing) }
+        defer { _ = SyncFaults.failNext.compareExchange(expected: fd, desired: -1, ordering: .relaxed) }
         let before = env.syncCounts.committed
         let second = LockedState<Result<Void, any Error>?>(nil)
         let first = Result {

@@ -11,9 +11,9 @@ import LMDB
 ///    `.full`, its data pages synced; its meta page not yet); the round hands the group to the
 ///    syncer and takes the writes queued meanwhile.
 /// 3. The syncer syncs once for every group handed to it that still needs a sync
-///    (`Environment.syncCommitted(since:)`, from the earliest: a sync failure counted since it
-///    fails them all), then delivers each write's notifications and resumes its caller, in
-///    commit order. A caller is resumed only once its commit is durable at the store's durability.
+///    (`Environment.syncMetaPages()`; a group fails when the sync failed or a failure was
+///    counted since it began committing: `syncFailure(since:)`), then delivers each write's
+///    notifications and resumes its caller, in commit order. A caller is resumed only once its commit is durable at the store's durability.
 ///
 /// One pipeline per environment, shared by every ``Store`` open on it (``StoreThreads``).
 final class AsyncCommitQueue: Sendable {
@@ -93,11 +93,12 @@ final class AsyncCommitQueue: Sendable {
             }
             guard let environment = groups.first?.jobs.first?.environment else { return }
             var syncError: (any Error)?
-            if let earliest = groups.lazy.compactMap(\.unsynced).first {
-                do { try environment.syncCommitted(since: earliest) } catch { syncError = error }
+            if groups.contains(where: { $0.unsynced != nil }) {
+                do { try environment.syncMetaPages() } catch { syncError = error }
             }
             for group in groups {
-                for job in group.jobs { job.finish(group.unsynced != nil ? syncError : nil) }
+                let error = group.unsynced.flatMap { syncError ?? environment.syncFailure(since: $0) }
+                for job in group.jobs { job.finish(error) }
             }
         }
     }
