@@ -43,7 +43,10 @@ extension HubTests {
             try await stores[0].write { try $0.put("A, clamped", forKey: "title", of: fresh) }
             let clamped = try #require(try Self.lastLocalStamp(stores[0], of: fresh))
             #expect(abs(Double(clamped.wall) / 1000 - Date().timeIntervalSince1970) < 60, "A stamped \(clamped) after it knew the hub's time")
-            try await Task.sleep(for: .milliseconds(5))
+            // B writes later than A's stamp: the hub's time as A estimates it may be ahead of the
+            // machine's by the error of the offset A measured (half a round trip to the hub, more
+            // than a few milliseconds on a loaded machine). Waited for, within a second.
+            try await Self.waitForTheClock(toPass: clamped)
             try await stores[1].write { try $0.put("B, after", forKey: "title", of: fresh) }
             try await stores[2].write { try $0.put("C", forKey: "body", of: fresh) }
             // A record holding A's early stamp: a change made after it there is stamped after it.
@@ -98,6 +101,15 @@ extension HubTests {
             let first = try stores.records(0)
             for index in stores.stores.indices.dropFirst() {
                 #expect(try stores.records(index) == first, "store \(index) differs from store 0", sourceLocation: sourceLocation)
+            }
+        }
+
+        /// Sleeps until this machine's clock (B's and C's) is past `stamp`'s millisecond, for at
+        /// most a second: a stamp further ahead than that is not the hub's time.
+        static func waitForTheClock(toPass stamp: HybridTime) async throws {
+            let deadline = Date().addingTimeInterval(1)
+            while UInt64(Date().timeIntervalSince1970 * 1000) <= stamp.wall + 1, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(2))
             }
         }
 

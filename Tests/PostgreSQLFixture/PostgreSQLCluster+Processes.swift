@@ -111,9 +111,11 @@ enum ServerUser {
 /// Runs `program` in `directory` and returns what it printed. Spawned directly, with its output
 /// going to a file and every other descriptor closed: a server it starts keeps what it inherits,
 /// so a pipe (Foundation's `Process` watches one) would never reach its end, and another test's
-/// pipe held open by the server would hang that test.
-/// - Throws: ``FixtureError`` naming the command and its output when it fails.
-func runTool(_ program: String, _ arguments: [String], in directory: String) throws -> String {
+/// pipe held open by the server would hang that test. A program still running after `timeout`
+/// (a `psql` waiting on a lock or on a server that never answers) is killed: the test fails
+/// naming it instead of hanging with every thread idle.
+/// - Throws: ``FixtureError`` naming the command and its output when it fails or is killed.
+func runTool(_ program: String, _ arguments: [String], in directory: String, timeout: Duration = .seconds(300)) throws -> String {
     let outputPath = (NSTemporaryDirectory() as NSString).appendingPathComponent("kvstore-tool-" + UUID().uuidString)
     defer { try? FileManager.default.removeItem(atPath: outputPath) }
     var actions = posix_spawn_file_actions_t()
@@ -134,7 +136,16 @@ func runTool(_ program: String, _ arguments: [String], in directory: String) thr
     let command = ([program] + arguments).joined(separator: " ")
     guard spawned == 0 else { throw FixtureError("cannot run \(command): \(String(cString: strerror(spawned)))") }
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    let deadline = ContinuousClock.now + timeout
+    while waitpid(pid, &status, WNOHANG) != pid {
+        guard ContinuousClock.now < deadline else {
+            kill(pid, SIGKILL)
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            throw FixtureError("\(command) did not finish within \(timeout) and was killed: \(text)")
+        }
+        usleep(2_000)
+    }
     let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else {  // exited, with status 0
         throw FixtureError("\(command) failed (wait status \(status)): \(text)")
