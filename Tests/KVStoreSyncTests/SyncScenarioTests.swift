@@ -19,16 +19,23 @@ extension HubTests {
             let slow = try await database.rawConnection()
             let logger = Logger(label: "test")
             let early = UUID()
-            try await slow.query("BEGIN", logger: logger)
-            try await slow.query(PostgresQuery(unsafeSQL: """
-                INSERT INTO \(database.schema).changes (origin, origin_seq, stamp_wall, stamp_counter, kind, record_id, key, change, value)
-                VALUES ('\(early)', 1, \(UInt64(Date().timeIntervalSince1970 * 1000)), 0, 'note', 'early', 'title', 'set', '"first in"')
-                """), logger: logger)
-            try stores.writeNotes(0, count: 1)
-            _ = try await a.sync()
-            let whileOpen = try await b.sync()
-            #expect(whileOpen.downloaded == 0)
-            try await slow.query("COMMIT", logger: logger)
+            // An open transaction holds back every download from the shared server: close the
+            // connection (ending it) on every path.
+            do {
+                try await slow.query("BEGIN", logger: logger)
+                try await slow.query(PostgresQuery(unsafeSQL: """
+                    INSERT INTO \(database.schema).changes (origin, origin_seq, stamp_wall, stamp_counter, kind, record_id, key, change, value)
+                    VALUES ('\(early)', 1, \(UInt64(Date().timeIntervalSince1970 * 1000)), 0, 'note', 'early', 'title', 'set', '"first in"')
+                    """), logger: logger)
+                try stores.writeNotes(0, count: 1)
+                _ = try await a.sync()
+                let whileOpen = try await b.sync()
+                #expect(whileOpen.downloaded == 0)
+                try await slow.query("COMMIT", logger: logger)
+            } catch {
+                try? await slow.close()
+                throw error
+            }
             try await slow.close()
             let after = try await b.sync()
             #expect(after.downloaded == 2 && after.applied == 2)
