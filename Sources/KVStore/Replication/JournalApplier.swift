@@ -68,7 +68,10 @@ package struct JournalApplier {
                         if case .encoded(let insertion) = entries[index].form, !pass.observed, try writer.applies(insertion, in: bytes) {
                             try pass.apply(insertion, sequence: entries[index].sequence, commit: commit, with: &writer, in: bytes)
                         } else {
-                            try pass.apply(batch.decoded(index, in: bytes))
+                            let entry = try batch.decoded(index, in: bytes)
+                            try pass.apply(entry)
+                            // The catalog the writer asked about the kind of its records changed.
+                            if entry.change == .kindDeclared { try writer.forgetKind() }
                         }
                         index += 1
                     } while index < entries.count && entries[index].commitID == commit
