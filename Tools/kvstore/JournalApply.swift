@@ -54,7 +54,7 @@ struct JournalApplyCommand: ParsableCommand {
                 return
             }
             let check = try JournalStreamReader(fileDescriptor: input.descriptor)
-            while try check.nextCommit() != nil {}
+            try check.readThrough()
             let header = check.header
             try refuseGapInANewStore(header)
             try input.rewind()

@@ -152,7 +152,12 @@ package enum ValueCodec {
             return try decodeScalar(tag, from: &reader)
         }
         if reader.peekByte() == Tag.array, let array = try decodeScalarArray(from: &reader) { return array }
+        // The containers' contents are kept apart from the frames, each grown in place: a
+        // payload bound out of a popped frame is a second reference to its storage, and every
+        // append or insertion would copy the whole container (quadratic in its size).
         var stack: [ContainerFrame] = []
+        var arrays: [[Value]] = []
+        var dictionaries: [KeyedDecoding] = []
         descending: while true {
             var value: Value
             let tag = try reader.readByte("value tag")
@@ -163,7 +168,8 @@ package enum ValueCodec {
                 if count > 0 {
                     var elements: [Value] = []
                     elements.reserveCapacity(count)
-                    stack.append(.array(elements, remaining: count))
+                    arrays.append(elements)
+                    stack.append(.array(remaining: count))
                     continue descending
                 }
                 reader.leaveContainer()
@@ -172,7 +178,8 @@ package enum ValueCodec {
                 try reader.enterContainer()
                 var dictionary = try KeyedDecoding(reading: &reader)
                 if let entry = try dictionary.nextEntry() {
-                    stack.append(.dictionary(dictionary, parent: reader))
+                    dictionaries.append(dictionary)
+                    stack.append(.dictionary(parent: reader))
                     reader = entry
                     continue descending
                 }
@@ -183,23 +190,25 @@ package enum ValueCodec {
                 value = try decodeScalar(tag, from: &reader)
             }
             // Deliver the value to the enclosing containers, closing those that are complete.
-            while let frame = stack.popLast() {
+            while let frame = stack.last {
                 switch frame {
-                case .array(var elements, let remaining):
-                    elements.append(value)
+                case .array(let remaining):
+                    arrays[arrays.count - 1].append(value)
                     if remaining > 1 {
-                        stack.append(.array(elements, remaining: remaining - 1))
+                        stack[stack.count - 1] = .array(remaining: remaining - 1)
                         continue descending
                     }
+                    stack.removeLast()
                     reader.leaveContainer()
-                    value = .array(elements)
-                case .dictionary(var dictionary, let parent):
-                    try dictionary.finish(reader, value: value)
-                    if let entry = try dictionary.nextEntry() {
-                        stack.append(.dictionary(dictionary, parent: parent))
+                    value = .array(arrays.removeLast())
+                case .dictionary(let parent):
+                    try dictionaries[dictionaries.count - 1].finish(reader, value: value)
+                    if let entry = try dictionaries[dictionaries.count - 1].nextEntry() {
                         reader = entry
                         continue descending
                     }
+                    stack.removeLast()
+                    let dictionary = dictionaries.removeLast()
                     reader = parent
                     try reader.seek(to: dictionary.directory.entriesEnd)
                     reader.leaveContainer()
@@ -230,11 +239,11 @@ package enum ValueCodec {
         return .array(elements)
     }
 
-    /// A container being decoded by ``decodeTagged(from:)``.
+    /// A container being decoded by ``decodeTagged(from:)``; its contents are on a stack of their own.
     private enum ContainerFrame {
-        case array([Value], remaining: Int)
-        /// A dictionary and the reader to resume once its entries (each read by its own reader) end.
-        case dictionary(KeyedDecoding, parent: ByteReader)
+        case array(remaining: Int)
+        /// A dictionary: the reader to resume once its entries (each read by its own reader) end.
+        case dictionary(parent: ByteReader)
     }
 
     @inline(never)

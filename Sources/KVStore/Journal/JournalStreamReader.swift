@@ -41,7 +41,10 @@ public final class JournalStreamReader {
 
     private var source: ByteSource
     private var frameNumber = 0
-    private var pending: [JournalEntry] = []
+    /// The entries of the commit being read.
+    private var pending = SourceEntries()
+    /// Whether record insertions that ``EncodedInsertion`` vouches for are kept as their bytes.
+    private var keepingInsertionsEncoded = false
     private var lastCommit: UInt64?
     private var ended = false
     private var position: UInt64?
@@ -107,6 +110,16 @@ public final class JournalStreamReader {
         return nil
     }
 
+    /// Reads the rest of the stream, checking every frame and entry as ``nextCommit()`` does,
+    /// and hands out nothing: a stream checked whole before it is applied. Record insertions in
+    /// the form a store journals them are checked without being decoded.
+    /// - Returns: the number of entries the stream held (``count``).
+    @discardableResult
+    public func readThrough() throws(JournalStreamError) -> UInt64 {
+        while try nextRawItem(keepingInsertionsEncoded: true) != nil {}
+        return count
+    }
+
     /// What ``nextItem()`` read.
     package enum Item {
         /// A whole commit's entries.
@@ -119,6 +132,26 @@ public final class JournalStreamReader {
     /// that holds back commits while more bytes are buffered (to apply them in larger batches)
     /// reads with this, so that a position frame never keeps it waiting for the next commit.
     package func nextItem() throws(JournalStreamError) -> Item? {
+        switch try nextRawItem(keepingInsertionsEncoded: false) {
+        case .commit(let entries): .commit(try Self.decoded(entries))
+        case .position(let sequence): .position(sequence)
+        case nil: nil
+        }
+    }
+
+    /// What ``nextRawItem(keepingInsertionsEncoded:)`` read.
+    enum RawItem {
+        /// A whole commit's entries.
+        case commit(SourceEntries)
+        case position(UInt64)
+    }
+
+    /// ``nextItem()``, a commit's record insertions kept as their bytes when
+    /// `keepingInsertionsEncoded` and ``EncodedInsertion`` vouches for them (the entry decodes to
+    /// a record insertion, with the sequence expected, that a store could have journaled); every
+    /// other entry decoded, and every entry checked as ``nextItem()`` checks it.
+    func nextRawItem(keepingInsertionsEncoded: Bool) throws(JournalStreamError) -> RawItem? {
+        self.keepingInsertionsEncoded = keepingInsertionsEncoded
         while !ended {
             let (type, payload, at) = try nextFrame(orEnd: "its end frame (the stream was cut short; a partial commit is not applied)")
             switch type {
@@ -144,7 +177,7 @@ public final class JournalStreamReader {
             return error(.malformed, "is an error frame without a kind (1 or 2)", at: at)
         }
         ended = true
-        pending = []
+        pending.removeAll()
         let message = JournalStream.oneLine(String(decoding: payload.dropFirst(), as: UTF8.self))
         return JournalStreamError(kind == .mayRetry ? .sourceInterrupted : .sourceFailed, "the source stopped the stream: \(message)")
     }
@@ -154,6 +187,30 @@ public final class JournalStreamReader {
             throw error(.malformed, "holds an entry after entry \(UInt64.max): no entry can follow entry \(UInt64.max)", at: at)
         }
         let expected = lastSequence.map { $0 + 1 } ?? header.firstSequence
+        let read = payload.withUnsafeBytes { raw in
+            keepingInsertionsEncoded ? EncodedInsertion.reading(raw, sequence: expected).flatMap { $0.insertion.namesKeys(in: raw) ? $0 : nil } : nil
+        }
+        if let (insertion, commitID) = read {
+            // Its sequence is the one expected.
+            try check(expected, commitID: commitID, at: at)
+            payload.withUnsafeBytes { pending.append($0, insertion, sequence: expected, commitID: commitID) }
+        } else {
+            let entry = try decode(payload, at: at)
+            if entry.sequence < expected {
+                throw self.error(.outOfOrder, "holds entry \(entry.sequence), a duplicate or out of order (expected \(expected))", at: at)
+            }
+            if entry.sequence > expected {
+                throw self.error(.gap, "holds entry \(entry.sequence) where \(expected) was expected: \(entries(expected, through: entry.sequence - 1)) \(are(expected, through: entry.sequence - 1)) missing", at: at)
+            }
+            try check(entry.sequence, commitID: entry.commitID, at: at)
+            pending.append(decoded: entry)
+        }
+        lastSequence = expected
+        count += 1
+    }
+
+    /// The entry in `payload`, decoded and checked to be one a store could have journaled.
+    private func decode(_ payload: ArraySlice<UInt8>, at: Int) throws(JournalStreamError) -> JournalEntry {
         let entry: JournalEntry
         switch payload.withUnsafeBytes(EntryDecoding.decode) {
         case .success(let decoded): entry = decoded
@@ -163,36 +220,46 @@ public final class JournalStreamReader {
         if let problem = entry.shapeProblem {
             throw self.error(.undecodableEntry, "holds entry \(entry.sequence), which no store journals: \(problem)", at: at)
         }
-        if entry.sequence < expected {
-            throw self.error(.outOfOrder, "holds entry \(entry.sequence), a duplicate or out of order (expected \(expected))", at: at)
-        }
-        if entry.sequence > expected {
-            throw self.error(.gap, "holds entry \(entry.sequence) where \(expected) was expected: \(entries(expected, through: entry.sequence - 1)) \(are(expected, through: entry.sequence - 1)) missing", at: at)
-        }
-        if let last = header.lastSequence, entry.sequence > last {
-            throw self.error(.malformed, "holds entry \(entry.sequence), past the header's last sequence \(last)", at: at)
-        }
-        if let open = pending.first?.commitID, entry.commitID != open {
-            throw self.error(.malformed, "holds entry \(entry.sequence) of commit \(entry.commitID) inside commit \(open) (no commit frame between them)", at: at)
-        }
-        if pending.isEmpty, let last = lastCommit, entry.commitID <= last {
-            throw self.error(.malformed, "holds entry \(entry.sequence) of commit \(entry.commitID), not after the finished commit \(last)", at: at)
-        }
-        pending.append(entry)
-        lastSequence = entry.sequence
-        count += 1
+        return entry
     }
 
-    private func readCommit(_ payload: ArraySlice<UInt8>, at: Int) throws(JournalStreamError) -> [JournalEntry]? {
+    /// Checks that entry `sequence` of commit `commitID`, the one expected next, fits the header and the commit frames.
+    private func check(_ sequence: UInt64, commitID: UInt64, at: Int) throws(JournalStreamError) {
+        if let last = header.lastSequence, sequence > last {
+            throw self.error(.malformed, "holds entry \(sequence), past the header's last sequence \(last)", at: at)
+        }
+        if let open = pending.entries.first?.commitID, commitID != open {
+            throw self.error(.malformed, "holds entry \(sequence) of commit \(commitID) inside commit \(open) (no commit frame between them)", at: at)
+        }
+        if pending.isEmpty, let last = lastCommit, commitID <= last {
+            throw self.error(.malformed, "holds entry \(sequence) of commit \(commitID), not after the finished commit \(last)", at: at)
+        }
+    }
+
+    /// A commit's entries, those kept encoded decoded (none are, read by ``nextItem()``).
+    private static func decoded(_ commit: SourceEntries) throws(JournalStreamError) -> [JournalEntry] {
+        var entries: [JournalEntry] = []
+        entries.reserveCapacity(commit.count)
+        for index in 0 ..< commit.count {
+            do {
+                entries.append(try commit.bytes.withUnsafeBytes { bytes throws(StoreError) in try commit.decoded(index, in: bytes) })
+            } catch {
+                throw JournalStreamError(.undecodableEntry, "entry \(commit.entries[index].sequence) does not decode: \(error)")
+            }
+        }
+        return entries
+    }
+
+    private func readCommit(_ payload: ArraySlice<UInt8>, at: Int) throws(JournalStreamError) -> SourceEntries? {
         guard payload.count == 12 else { throw error(.malformed, "is a commit frame of \(payload.count) bytes, not 12", at: at) }
         let b = Array(payload)
         let commit = integer(UInt64.self, b, at: 0)
         let entries = integer(UInt32.self, b, at: 8)
-        guard let first = pending.first, first.commitID == commit, pending.count == Int(entries) else {
-            throw error(.malformed, "closes commit \(commit) of \(entries) entries, but \(pending.count) entries of commit \(pending.first.map { String($0.commitID) } ?? "none") precede it", at: at)
+        guard let first = pending.entries.first, first.commitID == commit, pending.count == Int(entries) else {
+            throw error(.malformed, "closes commit \(commit) of \(entries) entries, but \(pending.count) entries of commit \(pending.entries.first.map { String($0.commitID) } ?? "none") precede it", at: at)
         }
         lastCommit = commit
-        defer { pending = [] }
+        defer { pending.removeAll() }
         return pending
     }
 
@@ -201,7 +268,7 @@ public final class JournalStreamReader {
         let b = Array(payload)
         let total = integer(UInt64.self, b, at: 0)
         let last = integer(UInt64.self, b, at: 8)
-        guard pending.isEmpty else { throw error(.malformed, "ends the stream inside commit \(pending[0].commitID) (no commit frame)", at: at) }
+        guard pending.isEmpty else { throw error(.malformed, "ends the stream inside commit \(pending.entries[0].commitID) (no commit frame)", at: at) }
         guard total == count, last == (lastSequence ?? 0) else {
             throw error(.malformed, "says \(total) entries through \(last), but the stream held \(count) through \(lastSequence ?? 0)", at: at)
         }

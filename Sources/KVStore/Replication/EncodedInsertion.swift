@@ -45,6 +45,24 @@ struct EncodedInsertion {
         return moved
     }
 
+    /// Whether key paths can name every key of the record (``WriteTransaction/checkKey(_:)``: not
+    /// empty, no `.`, no leading `@`), as a record insertion read from outside (a journal stream)
+    /// must show; nothing else is checked again (``reading(_:sequence:)`` checked the record).
+    func namesKeys(in bytes: UnsafeRawBufferPointer) -> Bool {
+        (try? checkNames(in: bytes)) ?? false
+    }
+
+    private func checkNames(in bytes: UnsafeRawBufferPointer) throws(ValueDecodingError) -> Bool {
+        var reader = ByteReader(bytes, offset: record.lowerBound + 1, end: record.upperBound, depth: 1)
+        let directory = try KeyDirectory(reading: &reader, isRecord: false)
+        for index in 0 ..< directory.count {
+            var entry = try directory.entryReader(index, depth: 1)
+            let key = try entry.readBytes(try entry.readLength("dictionary key"), "dictionary key")
+            guard let first = key.first, first != UInt8(ascii: "@"), !key.contains(UInt8(ascii: ".")) else { return false }
+        }
+        return true
+    }
+
     /// The `change` field's value of a record insertion, as the encoder writes it.
     static let insertedChange: [UInt8] = [ValueCodec.Tag.string, 14] + Array("recordInserted".utf8)
 

@@ -161,6 +161,13 @@ struct EncodedInsertionWriter {
         isDeclared = try catalog.declares(name) || catalog.sync?.syncs(name) == true
     }
 
+    /// Counts the records inserted and asks the catalog again about the next record's kind: after
+    /// an entry that changed the catalog (a kind declaration).
+    mutating func forgetKind() throws {
+        try finish()
+        kind.removeAll(keepingCapacity: true)
+    }
+
     /// Adds the records inserted to their kind's count; call it before the transaction ends.
     mutating func finish() throws {
         if inserted > 0 { try transaction.adjustCount(of: String(decoding: kind, as: UTF8.self), by: inserted) }

@@ -68,7 +68,10 @@ package struct JournalApplier {
                         if case .encoded(let insertion) = entries[index].form, !pass.observed, try writer.applies(insertion, in: bytes) {
                             try pass.apply(insertion, sequence: entries[index].sequence, commit: commit, with: &writer, in: bytes)
                         } else {
-                            try pass.apply(batch.decoded(index, in: bytes))
+                            let entry = try batch.decoded(index, in: bytes)
+                            try pass.apply(entry)
+                            // The catalog the writer asked about the kind of its records changed.
+                            if entry.change == .kindDeclared { try writer.forgetKind() }
                         }
                         index += 1
                     } while index < entries.count && entries[index].commitID == commit
@@ -78,6 +81,20 @@ package struct JournalApplier {
             try writer.finish()
             return (try pass.finish(), end)
         }
+    }
+
+    /// Applies all of `batch`, in as many transactions as ``apply(_:from:)`` takes.
+    func apply(_ batch: SourceEntries) throws -> Outcome {
+        var total = Outcome()
+        var next = 0
+        while next < batch.count {
+            let (outcome, end) = try apply(batch, from: next)
+            total.applied += outcome.applied
+            total.skipped += outcome.skipped
+            total.commits += outcome.commits
+            next = end
+        }
+        return total
     }
 
     /// One apply's write transaction: the checkpoint as it advances, and what was done.
@@ -206,12 +223,12 @@ package struct JournalApplier {
         }
     }
 
-    /// Gathers commits into batches of about `entries` entries and applies each batch.
+    /// Gathers commits into batches of about `entries` entries and applies each batch, record
+    /// insertions read as their bytes as ``apply(_:from:)`` applies them.
     package struct Batcher {
         package var applier: JournalApplier
         package let limit: Int
-        private var commits: [[JournalEntry]] = []
-        private var size = 0
+        private var batch = SourceEntries()
         package private(set) var outcome = Outcome()
         /// Called after each batch with the number of entries it held.
         package var progress: ((Int) -> Void)?
@@ -230,23 +247,23 @@ package struct JournalApplier {
         }
 
         package mutating func add(_ commit: [JournalEntry]) throws {
-            commits.append(commit)
-            size += commit.count
-            if size >= limit { try flush() }
+            for entry in commit { batch.append(decoded: entry) }
+            if batch.count >= limit { try flush() }
+        }
+
+        /// Adds one commit's entries.
+        mutating func add(_ commit: SourceEntries) throws {
+            batch.append(contentsOf: commit)
+            if batch.count >= limit { try flush() }
         }
 
         package mutating func flush() throws {
-            guard !commits.isEmpty else { return }
-            var next = commits.startIndex
-            while next < commits.endIndex {
-                let done = try applier.apply(commits[next...])
-                outcome.applied += done.applied
-                outcome.skipped += done.skipped
-                next += done.commits
-            }
-            progress?(size)
-            commits = []
-            size = 0
+            guard !batch.isEmpty else { return }
+            let done = try applier.apply(batch)
+            outcome.applied += done.applied
+            outcome.skipped += done.skipped
+            progress?(batch.count)
+            batch.removeAll()
         }
     }
 }

@@ -150,13 +150,9 @@ public final class Replicator: Sendable {
             // The limit reached: more is waiting. Read it while this batch is applied.
             if batch.count >= limit { prefetch = JournalPrefetch(tail) }
             applier.sourceLastSequence = tail.lastSequence
-            var next = 0
-            while next < batch.count {
-                let (outcome, end) = try applier.apply(batch, from: next)
-                status.applied += outcome.applied
-                status.skipped += outcome.skipped
-                next = end
-            }
+            let outcome = try applier.apply(batch)
+            status.applied += outcome.applied
+            status.skipped += outcome.skipped
             status.appliedSequence = try replica.read { try $0.replicationCheckpoint(for: source.id) }
             progress?(status)
             backoff.reset()

@@ -32,13 +32,40 @@ struct SourceEntries {
     /// - Throws: ``StoreError/Code/corrupt`` naming the entry, when it does not decode.
     mutating func append(_ entry: UnsafeRawBufferPointer, sequence: UInt64) throws(StoreError) {
         if let (insertion, commitID) = EncodedInsertion.reading(entry, sequence: sequence) {
-            let moved = insertion.moved(by: bytes.count)
-            bytes.append(contentsOf: entry)
-            entries.append(Entry(sequence: sequence, commitID: commitID, form: .encoded(moved)))
+            append(entry, insertion, sequence: sequence, commitID: commitID)
         } else {
-            let decoded = try JournalCodec.decode(entry, sequence: sequence, keepingRecordsEncoded: true)
-            entries.append(Entry(sequence: sequence, commitID: decoded.commitID, form: .decoded(decoded)))
+            append(decoded: try JournalCodec.decode(entry, sequence: sequence, keepingRecordsEncoded: true))
         }
+    }
+
+    /// Appends the record insertion `entry`, which ``EncodedInsertion/reading(_:sequence:)`` read
+    /// as `insertion`, its bytes copied.
+    mutating func append(_ entry: UnsafeRawBufferPointer, _ insertion: EncodedInsertion, sequence: UInt64, commitID: UInt64) {
+        let moved = insertion.moved(by: bytes.count)
+        bytes.append(contentsOf: entry)
+        entries.append(Entry(sequence: sequence, commitID: commitID, form: .encoded(moved)))
+    }
+
+    /// Appends an entry decoded.
+    mutating func append(decoded entry: JournalEntry) {
+        entries.append(Entry(sequence: entry.sequence, commitID: entry.commitID, form: .decoded(entry)))
+    }
+
+    /// Appends `other`'s entries.
+    mutating func append(contentsOf other: SourceEntries) {
+        let offset = bytes.count
+        bytes.append(contentsOf: other.bytes)
+        entries.reserveCapacity(entries.count + other.entries.count)
+        for entry in other.entries {
+            guard case .encoded(let insertion) = entry.form else { entries.append(entry); continue }
+            entries.append(Entry(sequence: entry.sequence, commitID: entry.commitID, form: .encoded(insertion.moved(by: offset))))
+        }
+    }
+
+    /// Empties the batch, keeping its memory.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
     }
 
     /// The entry at `index` decoded, as ``JournalCodec/decode(_:sequence:keepingRecordsEncoded:)``

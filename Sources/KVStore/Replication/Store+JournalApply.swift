@@ -69,9 +69,9 @@ extension Store {
 
     /// The reader's next item; when the source ended the stream with an error frame, the whole
     /// commits read before it are applied first.
-    private func nextItem(of reader: JournalStreamReader, flushingOnSourceError batcher: inout JournalApplier.Batcher) throws -> JournalStreamReader.Item? {
+    private func nextItem(of reader: JournalStreamReader, flushingOnSourceError batcher: inout JournalApplier.Batcher) throws -> JournalStreamReader.RawItem? {
         do {
-            return try reader.nextItem()
+            return try reader.nextRawItem(keepingInsertionsEncoded: true)
         } catch {
             if error.code == .sourceFailed || error.code == .sourceInterrupted { try batcher.flush() }
             throw error

@@ -9,7 +9,7 @@ import LMDB
 /// with keys and ids that are not ASCII, nested values and references, top-level nulls, records of
 /// kinds in turns (their counts kept per run of one kind), a kind keeping modification times,
 /// key-path sets, removals, array changes and deletions after them.
-private func fillWithEveryEdge(_ store: Store) throws {
+func fillWithEveryEdge(_ store: Store) throws {
     try fillWithEveryChange(store)
     try store.write { txn in
         try txn.insert(["café": "naïve", "nested": ["ключ": ["deep": [1, .null, ["x": .date(Date(timeIntervalSince1970: 7))]]]],
@@ -33,13 +33,13 @@ private func fillWithEveryEdge(_ store: Store) throws {
     try store.insert(["late": "after the updates"], as: ref("a/late"))
 }
 
-private var stampedKind: Kind {
+var stampedKind: Kind {
     var kind = try! Kind("stamped")
     kind.tracksModificationTimes = true
     return kind
 }
 
-private func options() -> Store.Options {
+func everyEdgeOptions() -> Store.Options {
     var options = Store.Options.testing
     options.kinds = [stampedKind]
     return options
@@ -78,8 +78,8 @@ private func applyDecoded(_ source: Store, to store: Store) throws {
             let batch = try from.read { try $0.sourceEntries(after: 0, limit: .max) }
             let encoded = batch.entries.filter { if case .encoded = $0.form { true } else { false } }.count
             #expect(encoded >= 15 && encoded < batch.count, "\(name): \(encoded) of \(batch.count) kept encoded")
-            let fast = try Store(path: directory.path("fast-\(name)"), options: options())
-            let slow = try Store(path: directory.path("slow-\(name)"), options: options())
+            let fast = try Store(path: directory.path("fast-\(name)"), options: everyEdgeOptions())
+            let slow = try Store(path: directory.path("slow-\(name)"), options: everyEdgeOptions())
             let outcome = try applyEncoded(from, to: fast)
             try applyDecoded(from, to: slow)
             // The kind's declaration: every store here declared it when opened.
@@ -101,7 +101,7 @@ private func applyDecoded(_ source: Store, to store: Store) throws {
             #expect(try fast.journalEntries().map(\.commitID) == slow.journalEntries().map(\.commitID))
         }
         // Applied again: everything skipped, nothing written.
-        let fast = try Store(path: directory.path("fast-source"), options: options())
+        let fast = try Store(path: directory.path("fast-source"), options: everyEdgeOptions())
         let journal = try PassThroughDifferentialTests().journalWithoutTimes(fast)
         let again = try applyEncoded(source, to: fast)
         let last = try source.read { try $0.lastSequence() }
@@ -113,7 +113,7 @@ private func applyDecoded(_ source: Store, to store: Store) throws {
     /// with its scratch buffers and per-kind counts made anew, and stores what the decoding apply does.
     @Test func aMapGrowingMidBatchStoresWhatTheDecodingApplyDoes() throws {
         let directory = try TemporaryDirectory()
-        let source = try Store(path: directory.path("source"), options: options())
+        let source = try Store(path: directory.path("source"), options: everyEdgeOptions())
         try fillWithEveryEdge(source)
         try source.write { txn in
             for index in 0 ..< 300 {
@@ -121,10 +121,10 @@ private func applyDecoded(_ source: Store, to store: Store) throws {
                                as: RecordRef(kind: ["a", "b", "c"][index % 7 % 3], id: "p\(index)"))
             }
         }
-        var small = options()
+        var small = everyEdgeOptions()
         small.mapSize = 64 << 10
         let fast = try Store(path: directory.path("fast"), options: small)
-        let slow = try Store(path: directory.path("slow"), options: options())
+        let slow = try Store(path: directory.path("slow"), options: everyEdgeOptions())
         try applyEncoded(source, to: fast)
         try applyDecoded(source, to: slow)
         #expect(fast.environment.currentMapSize > 64 << 10)
@@ -138,9 +138,9 @@ private func applyDecoded(_ source: Store, to store: Store) throws {
     /// A source holding every edge, and a replica of it made by `apply` (its entries have origins).
     private static func chain(applying apply: (Store, Store) throws -> Void) throws -> (TemporaryDirectory, source: Store, middle: Store) {
         let directory = try TemporaryDirectory()
-        let source = try Store(path: directory.path("source"), options: options())
+        let source = try Store(path: directory.path("source"), options: everyEdgeOptions())
         try fillWithEveryEdge(source)
-        let middle = try Store(path: directory.path("middle"), options: options())
+        let middle = try Store(path: directory.path("middle"), options: everyEdgeOptions())
         try apply(source, middle)
         return (directory, source, middle)
     }
