@@ -91,13 +91,16 @@ public final class WriteTransaction: ReadTransaction {
             ref: ref, keyPath: keyPath, change: change, oldValue: old, newValue: new,
             indexes: indexes, isDerived: isDerived)
         if new == nil, let encodedNew { entry.newStorage = .encodedRecord(encodedNew) }
-        let encoded = JournalCodec.encode(entry, encodedNew: encodedNew)
-        guard encoded.count < JournalStream.maxPayload else {
-            let error = KeyValueCodingError.entryTooLarge(size: encoded.count, keyPath: keyPath, ref: ref)
-            unjournaled = unjournaled ?? error
-            throw error
+        try JournalCodec.withEncoding(entry, encodedNew: encodedNew) { encoded in
+            guard encoded.count < JournalStream.maxPayload else {
+                let error = KeyValueCodingError.entryTooLarge(size: encoded.count, keyPath: keyPath, ref: ref)
+                unjournaled = unjournaled ?? error
+                throw error
+            }
+            try StoreLayout.withSequenceKey(position.sequence) { key in
+                try transaction.put(key, encoded, in: databases.journal, append: true)
+            }
         }
-        try transaction.put(StoreLayout.sequenceKey(position.sequence), encoded, in: databases.journal, append: true)
         lastJournaledStamp = entry.stamp
         try stampModification(of: entry)
         if let syncState { try keepSyncState(syncState, for: entry, stamp: entry.syncStamp(localStore: store.id)) }
