@@ -30,6 +30,7 @@ extension RecordCodec {
     static func encodePlain(
         _ values: [String: Value], checkingNesting: () throws -> Void
     ) rethrows -> PlainEncoding? {
+        if let bytes = encodeScalars(values) { return PlainEncoding(bytes: bytes, hasContainer: false) }
         let count = values.count
         return try withUnsafeTemporaryAllocation(of: PlainEntry.self, capacity: count) { entries in
             guard let base = entries.baseAddress else { return nil }
@@ -62,39 +63,14 @@ extension RecordCodec {
             for slot in 0 ..< filled {
                 total += ValueCodec.varintSize(UInt64(base[slot].keyLength)) + base[slot].keyLength + base[slot].size
             }
-            let bytes = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { order in
-                for slot in 0 ..< filled { order[slot] = UInt32(truncatingIfNeeded: slot) }
-                sortPlain(order, base)
-                return ByteWriter.encoding(size: total) { writer in
-                    writer.byte(ValueCodec.version)
-                    writer.varint(UInt64(count))
-                    let table = writer.offset
-                    writer.store(0, at: table)
-                    writer.offset = table + (count + 1) * 4
-                    let entriesStart = writer.offset
-                    for number in 0 ..< count {
-                        let entry = base + Int(order[number])
-                        writer.varint(UInt64(entry.pointee.keyLength))
-                        if entry.pointee.keyLength <= 16 {
-                            writer.prefix(entry.pointee.high, entry.pointee.low, count: entry.pointee.keyLength)
-                        } else {
-                            writer.utf8(entry.pointee.key)
-                        }
-                        writer.tagged(entry.pointee.value)
-                        guard let end = UInt32(exactly: writer.offset - entriesStart) else {
-                            preconditionFailure("an encoded dictionary is larger than 4 GiB")
-                        }
-                        writer.store(end, at: table + 4 * (number + 1))
-                    }
-                }
-            }
+            let bytes = writeSorted(base, count: count, size: total) { $1.tagged($0.pointee.value) }
             return PlainEncoding(bytes: bytes, hasContainer: hasContainer)
         }
     }
 
     /// A top-level entry copied out of the dictionary: its key's first 16 bytes big-endian
     /// (zero-padded), its length, the size of its tagged value (-1 until a container is sized).
-    private struct PlainEntry {
+    private struct PlainEntry: PackedKeyEntry {
         let high: UInt64
         let low: UInt64
         let keyLength: Int
@@ -106,7 +82,7 @@ extension RecordCodec {
     /// A key's packed prefix and length when it is a plain top-level key (ASCII, non-empty, no
     /// `.`, no leading `@`), else nil.
     @inline(__always)
-    private static func plainKey(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, Int)? {
+    static func plainKey(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, Int)? {
         guard let base = bytes.baseAddress, !bytes.isEmpty, base[0] != UInt8(ascii: "@") else { return nil }
         var high: UInt64 = 0, low: UInt64 = 0
         for index in 0 ..< bytes.count {
@@ -121,10 +97,46 @@ extension RecordCodec {
         return (high, low, bytes.count)
     }
 
+    /// A record of `count` entries in `size` bytes: the slots sorted by key
+    /// (``sortPacked(_:_:)``), each written as its key then its tagged value (`value`), each
+    /// entry's end offset in the directory.
+    @inline(__always)
+    static func writeSorted<Entry: PackedKeyEntry>(
+        _ entries: UnsafeMutablePointer<Entry>, count: Int, size: Int,
+        value: (UnsafeMutablePointer<Entry>, inout ByteWriter) -> Void
+    ) -> [UInt8] {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { order in
+            for slot in 0 ..< count { order[slot] = UInt32(truncatingIfNeeded: slot) }
+            sortPacked(order, entries)
+            return ByteWriter.encoding(size: size) { writer in
+                writer.byte(ValueCodec.version)
+                writer.varint(UInt64(count))
+                let table = writer.offset
+                writer.store(0, at: table)
+                writer.offset = table + (count + 1) * 4
+                let entriesStart = writer.offset
+                for number in 0 ..< count {
+                    let entry = entries + Int(order[number])
+                    writer.varint(UInt64(entry.pointee.keyLength))
+                    if entry.pointee.keyLength <= 16 {
+                        writer.prefix(entry.pointee.high, entry.pointee.low, count: entry.pointee.keyLength)
+                    } else {
+                        writer.utf8(entry.pointee.key)
+                    }
+                    value(entry, &writer)
+                    guard let end = UInt32(exactly: writer.offset - entriesStart) else {
+                        preconditionFailure("an encoded dictionary is larger than 4 GiB")
+                    }
+                    writer.store(end, at: table + 4 * (number + 1))
+                }
+            }
+        }
+    }
+
     /// Sorts the slots by their keys' UTF-8 bytes: the packed prefixes, then the lengths (a
     /// shorter key of 16 bytes or fewer is zero-padded, and ASCII keys hold no zero byte but
     /// NUL, which a prefix cannot tell from padding), then the whole keys.
-    private static func sortPlain(_ order: UnsafeMutableBufferPointer<UInt32>, _ entries: UnsafeMutablePointer<PlainEntry>) {
+    static func sortPacked<Entry: PackedKeyEntry>(_ order: UnsafeMutableBufferPointer<UInt32>, _ entries: UnsafeMutablePointer<Entry>) {
         @inline(__always)
         func precedes(_ a: UInt32, _ b: UInt32) -> Bool {
             let a = entries + Int(a), b = entries + Int(b)
@@ -135,6 +147,15 @@ extension RecordCodec {
         }
         order.sortSmall(by: precedes)
     }
+}
+
+/// A slot of a plain record's one pass: its key's first 16 bytes big-endian (zero-padded), its
+/// length, and the key itself (compared whole past 16 bytes).
+protocol PackedKeyEntry {
+    var high: UInt64 { get }
+    var low: UInt64 { get }
+    var keyLength: Int { get }
+    var key: String { get }
 }
 
 extension ByteWriter {

@@ -58,6 +58,44 @@ struct EntryFields {
     }
 }
 
+/// An entry's fields, sized: ``JournalCodec/encode(_:encodedNew:)``'s layout (version, field
+/// count, offset directory, then the fields in their keys' order).
+struct EntryPlan {
+    let fields: EntryFields
+    let count: Int
+    let tableStart: Int
+    let entriesStart: Int
+    /// The bytes of the whole entry.
+    let size: Int
+
+    init(_ entry: JournalEntry, encodedNew: [UInt8]?) {
+        let record = entry.hasNewValue ? encodedNew ?? entry.encodedNewRecord : nil
+        let embedsRecord = record?.first == ValueCodec.version
+        // The two fields that may be containers, sized once with their keys in NFC at every level.
+        let new = embedsRecord ? nil : entry.newValue.map(ValueCodec.sizedForEncoding)
+        let old = entry.oldValue.map(ValueCodec.sizedForEncoding)
+        fields = EntryFields(entry: entry, record: embedsRecord ? record : nil, new: new, old: old)
+        var measure = EntrySize()
+        fields.write(to: &measure)
+        count = measure.count
+        tableStart = 1 + ValueCodec.varintSize(UInt64(measure.count))
+        entriesStart = tableStart + (measure.count + 1) * 4
+        size = entriesStart + measure.size
+    }
+
+    /// Writes the entry's `size` bytes from the writer's position (its start).
+    func write(to writer: inout ByteWriter) {
+        writer.byte(ValueCodec.version)
+        writer.varint(UInt64(count))
+        writer.store(0, at: tableStart)
+        writer.offset = entriesStart
+        var sink = EntryWriter(writer: writer, tableStart: tableStart, entriesStart: entriesStart)
+        fields.write(to: &sink)
+        sink.writer.store(UInt32(sink.writer.offset - entriesStart), at: tableStart + count * 4)
+        writer = sink.writer
+    }
+}
+
 /// What ``EntryFields/write(to:)`` hands its fields to.
 protocol EntrySink {
     /// Starts the next entry: its key.

@@ -12,25 +12,21 @@ enum JournalCodec {
     /// them instead of encoding the dictionary again; an entry read with its record left encoded
     /// embeds that record's bytes as they are.
     static func encode(_ entry: JournalEntry, encodedNew: [UInt8]? = nil) -> [UInt8] {
-        let record = entry.hasNewValue ? encodedNew ?? entry.encodedNewRecord : nil
-        let embedsRecord = record?.first == ValueCodec.version
-        // The two fields that may be containers, sized once with their keys in NFC at every level.
-        let new = embedsRecord ? nil : entry.newValue.map(ValueCodec.sizedForEncoding)
-        let old = entry.oldValue.map(ValueCodec.sizedForEncoding)
-        let fields = EntryFields(entry: entry, record: embedsRecord ? record : nil, new: new, old: old)
-        var measure = EntrySize()
-        fields.write(to: &measure)
-        let tableStart = 1 + ValueCodec.varintSize(UInt64(measure.count))
-        let entriesStart = tableStart + (measure.count + 1) * 4
-        return ByteWriter.encoding(size: entriesStart + measure.size) { writer in
-            writer.byte(ValueCodec.version)
-            writer.varint(UInt64(measure.count))
-            writer.store(0, at: tableStart)
-            writer.offset = entriesStart
-            var sink = EntryWriter(writer: writer, tableStart: tableStart, entriesStart: entriesStart)
-            fields.write(to: &sink)
-            sink.writer.store(UInt32(sink.writer.offset - entriesStart), at: tableStart + measure.count * 4)
-            writer = sink.writer
+        let plan = EntryPlan(entry, encodedNew: encodedNew)
+        return ByteWriter.encoding(size: plan.size) { plan.write(to: &$0) }
+    }
+
+    /// ``encode(_:encodedNew:)``'s bytes, handed to `body` in temporary memory (on the stack when
+    /// small) instead of a new array: what a write that puts the entry and keeps nothing of it needs.
+    static func withEncoding<R>(
+        _ entry: JournalEntry, encodedNew: [UInt8]?, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R {
+        let plan = EntryPlan(entry, encodedNew: encodedNew)
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: plan.size) { buffer in
+            var writer = ByteWriter(buffer)
+            plan.write(to: &writer)
+            precondition(writer.offset == plan.size, "encoded size mismatch")
+            return try body(UnsafeRawBufferPointer(buffer))
         }
     }
 

@@ -70,7 +70,12 @@ enum StoreLayout {
     }
 
     static func sequenceKey(_ sequence: UInt64) -> [UInt8] {
-        withUnsafeBytes(of: sequence.bigEndian, Array.init)
+        withSequenceKey(sequence, Array.init)
+    }
+
+    /// The journal key of `sequence` (its 8 bytes big-endian), in temporary memory.
+    static func withSequenceKey<R>(_ sequence: UInt64, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeBytes(of: sequence.bigEndian, body)
     }
 
     static func sequence(fromKey key: UnsafeRawBufferPointer) -> UInt64? {

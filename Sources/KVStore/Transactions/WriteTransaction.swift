@@ -54,7 +54,7 @@ public final class WriteTransaction: ReadTransaction {
     private var sequenceState: (commit: UInt64, last: UInt64)?
     /// Whether something was journaled under the current commit id (see ``startNextCommit()``).
     private var commitHasEntries = false
-    private var countDeltas: [String: Int] = [:]
+    private var countDeltas = KindCountDeltas()
     /// A change whose record was written but whose journal entry could not be: the transaction
     /// must not commit (``finish()`` throws it), even if the caller caught the error; also a
     /// batch of remote changes refused halfway.
@@ -91,13 +91,16 @@ public final class WriteTransaction: ReadTransaction {
             ref: ref, keyPath: keyPath, change: change, oldValue: old, newValue: new,
             indexes: indexes, isDerived: isDerived)
         if new == nil, let encodedNew { entry.newStorage = .encodedRecord(encodedNew) }
-        let encoded = JournalCodec.encode(entry, encodedNew: encodedNew)
-        guard encoded.count < JournalStream.maxPayload else {
-            let error = KeyValueCodingError.entryTooLarge(size: encoded.count, keyPath: keyPath, ref: ref)
-            unjournaled = unjournaled ?? error
-            throw error
+        try JournalCodec.withEncoding(entry, encodedNew: encodedNew) { encoded in
+            guard encoded.count < JournalStream.maxPayload else {
+                let error = KeyValueCodingError.entryTooLarge(size: encoded.count, keyPath: keyPath, ref: ref)
+                unjournaled = unjournaled ?? error
+                throw error
+            }
+            try StoreLayout.withSequenceKey(position.sequence) { key in
+                try transaction.put(key, encoded, in: databases.journal, append: true)
+            }
         }
-        try transaction.put(StoreLayout.sequenceKey(position.sequence), encoded, in: databases.journal, append: true)
         lastJournaledStamp = entry.stamp
         try stampModification(of: entry)
         if let syncState { try keepSyncState(syncState, for: entry, stamp: entry.syncStamp(localStore: store.id)) }
@@ -339,21 +342,21 @@ public final class WriteTransaction: ReadTransaction {
 
     /// Counts records inserted and deleted per kind; the counters are written once, by ``finish()``.
     func adjustCount(of kind: String, by delta: Int) throws {
-        countDeltas[kind, default: 0] += delta
+        countDeltas.add(delta, to: kind)
     }
 
     public override func count(ofKind kind: String) throws -> Int {
-        try super.count(ofKind: kind) + countDeltas[kind, default: 0]
+        try super.count(ofKind: kind) + countDeltas[kind]
     }
 
     public override func kinds() throws -> [(kind: String, count: Int)] {
         var counts = Dictionary(uniqueKeysWithValues: try super.kinds().map { ($0.kind, $0.count) })
-        for (kind, delta) in countDeltas { counts[kind, default: 0] += delta }
+        for (kind, delta) in countDeltas.all { counts[kind, default: 0] += delta }
         return counts.filter { $0.value > 0 }.sorted { UTF8Text.precedes($0.key, $1.key) }.map { ($0.key, $0.value) }
     }
 
     private func saveCounts() throws {
-        for (kind, delta) in countDeltas where delta != 0 {
+        for (kind, delta) in countDeltas.all where delta != 0 {
             let key = StoreLayout.MetaKey.count(kind)
             let next = try super.count(ofKind: kind) + delta
             if next <= 0 {
