@@ -303,7 +303,8 @@ struct KeyDirectory {
     }
 
     /// The UInt32 at `position`; callers have checked the table is in the buffer.
-    private static func load(_ buffer: UnsafeRawBufferPointer, at position: Int) -> Int {
+    @inline(__always)
+    static func load(_ buffer: UnsafeRawBufferPointer, at position: Int) -> Int {
         Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
     }
 }

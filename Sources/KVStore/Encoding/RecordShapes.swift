@@ -3,9 +3,9 @@
 /// The records of a kind mostly hold the same keys, and decoding one into `[String: Value]` spends
 /// most of its work on the keys: a `String` made from each key's bytes, hashed, and inserted. A
 /// *shape* remembers one record's key bytes, in directory order, with a dictionary of those keys
-/// (values `null`) and where each key sits in it. A record whose keys are byte for byte the
-/// shape's is decoded into a copy of that dictionary (a copy keeps every key in its bucket: no
-/// key is made or hashed again), each value stored at its key's index.
+/// giving each one's entry in the directory. A record whose keys are byte for byte the shape's is
+/// decoded by mapping that dictionary's values to the record's (`mapValues` keeps every key in its
+/// bucket: no key is made or hashed again).
 ///
 /// ```swift
 /// var shapes = RecordShapes()
@@ -52,10 +52,8 @@ struct RecordShape {
     /// The keys' UTF-8 bytes one after another, in directory order, and where each one ends.
     private let keyBytes: [UInt8]
     private let keyEnds: [Int]
-    /// The keys, each with the value `null`.
-    private let template: [String: Value]
-    /// Where entry `i`'s key is in ``template`` (and in every copy of it).
-    private let positions: [Dictionary<String, Value>.Index]
+    /// Each key with its entry's index in the directory.
+    private let template: [String: Int]
 
     /// The shape of `bytes`, a record that ``RecordCodec/decode(_:)`` decoded into `decoded`;
     /// nil when its keys cannot be read again (they were: never in practice).
@@ -64,85 +62,67 @@ struct RecordShape {
         guard (try? ValueCodec.readVersion(from: &reader)) != nil,
               let directory = try? KeyDirectory(reading: &reader, isRecord: true),
               directory.count == decoded.count else { return nil }
-        let template = decoded.mapValues { _ in Value.null }  // the same buckets: no key hashed
-        var keyBytes: [UInt8] = [], keyEnds: [Int] = [], positions: [Dictionary<String, Value>.Index] = []
+        var template = decoded.mapValues { _ in -1 }  // the same buckets: no key hashed
+        var keyBytes: [UInt8] = [], keyEnds: [Int] = []
         keyEnds.reserveCapacity(directory.count)
-        positions.reserveCapacity(directory.count)
         for index in 0 ..< directory.count {
             guard var entry = try? directory.entryReader(index, depth: 1),
                   let length = try? entry.readLength("dictionary key"),
                   let key = try? entry.readBytes(length, "dictionary key"),
                   let text = UTF8Text.string(key.bindMemoryAssumingUInt8()),
                   let position = template.index(forKey: text) else { return nil }
+            template.values[position] = index
             keyBytes.append(contentsOf: key)
             keyEnds.append(keyBytes.count)
-            positions.append(position)
         }
+        // (The keys are distinct, so every entry's index is in the template once.)
         guard !keyBytes.isEmpty else { return nil }  // (two keys or more: one at least is not empty)
         self.keyBytes = keyBytes
         self.keyEnds = keyEnds
         self.template = template
-        self.positions = positions
     }
 
     /// The record's values when its keys are this shape's and it decodes without a problem; nil
     /// otherwise (the caller then decodes it in full, for its values or its error).
+    ///
+    /// The values are decoded in directory order into a buffer on the stack, each after its key
+    /// is found to be the known one; then the template's values (each key's entry index) are
+    /// mapped to them: `mapValues` builds the result in the template's buckets, so no key is
+    /// hashed and no placeholder is stored and replaced.
     func decode(_ bytes: UnsafeRawBufferPointer) -> [String: Value]? {
         var reader = ByteReader(bytes)
         guard (try? ValueCodec.readVersion(from: &reader)) != nil,
               let directory = try? KeyDirectory(reading: &reader, isRecord: true),
               directory.count == keyEnds.count else { return nil }
-        var result = template
-        let matched = keyBytes.withUnsafeBytes { known in
-            keyEnds.withUnsafeBufferPointer { ends in
-                positions.withUnsafeBufferPointer { positions in
-                    Self.decodeValues(directory, known: known, ends: ends, positions: positions, into: &result)
-                }
+        return withUnsafeTemporaryAllocation(of: Value?.self, capacity: keyEnds.count) { slots in
+            let decoded = keyBytes.withUnsafeBytes { known in
+                keyEnds.withUnsafeBufferPointer { ends in Self.decodeValues(directory, known: known, ends: ends, into: slots) }
             }
+            guard decoded == slots.count else {
+                _ = UnsafeMutableBufferPointer(rebasing: slots[..<decoded]).deinitialize()
+                return nil
+            }
+            // Each slot is taken once (each index is one key's); the slots are then all nil.
+            return template.mapValues { index in slots[index].take()! }
         }
-        return matched ? result : nil
     }
 
-    /// Decodes each entry's value into `result` after checking its key is the known one; false
-    /// at the first difference or problem.
+    /// Decodes each entry's value into `slots` after checking its key is the known one; the
+    /// number of slots initialized, short of `ends.count` at the first difference or problem.
     @inline(__always)
     private static func decodeValues(
         _ directory: KeyDirectory, known: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>,
-        positions: UnsafeBufferPointer<Dictionary<String, Value>.Index>, into result: inout [String: Value]
-    ) -> Bool {
+        into slots: UnsafeMutableBufferPointer<Value?>
+    ) -> Int {
         var keyStart = 0
         for index in 0 ..< ends.count {
             let keyEnd = ends[index]
-            do {
-                var entry = try directory.entryReader(index, depth: 1)
-                let length = try entry.readLength("dictionary key")
-                guard length == keyEnd - keyStart,
-                      equal(try entry.readBytes(length, "dictionary key"), known.baseAddress! + keyStart) else { return false }
-                let value = try ValueCodec.decodeTagged(from: &entry)
-                guard entry.isAtEnd else { return false }
-                result.values[positions[index]] = value
-            } catch {
-                return false
-            }
+            let key = UnsafeRawBufferPointer(rebasing: known[keyStart ..< keyEnd])
+            guard var entry = directory.valueReader(index, ifKeyIs: key),
+                  let value = try? ValueCodec.decodeTagged(from: &entry), entry.isAtEnd else { return index }
+            (slots.baseAddress! + index).initialize(to: value)
             keyStart = keyEnd
         }
-        return true
-    }
-
-    /// Whether `bytes` are the `bytes.count` bytes at `known`: eight at a time, keys being short.
-    @inline(__always)
-    private static func equal(_ bytes: UnsafeRawBufferPointer, _ known: UnsafeRawPointer) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            guard base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                == known.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
-            offset += 8
-        }
-        while offset < bytes.count {
-            guard base.load(fromByteOffset: offset, as: UInt8.self) == known.load(fromByteOffset: offset, as: UInt8.self) else { return false }
-            offset += 1
-        }
-        return true
+        return ends.count
     }
 }

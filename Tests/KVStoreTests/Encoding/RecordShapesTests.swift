@@ -103,3 +103,42 @@ import Testing
         }
     }
 }
+
+/// The values a shape decodes are the record's own: each record's dictionary holds its values,
+/// whatever records of the same shape were decoded before or after it, and changing one changes
+/// no other.
+@Suite struct RecordShapeValuesTests {
+    @Test func recordsOfOneShapeKeepTheirOwnValues() throws {
+        var shapes = RecordShapes()
+        let records: [[String: Value]] = (0 ..< 6).map { index in
+            ["name": .string(String(repeating: "n\(index)", count: 12)), "count": .int(Int64(index) * 1_000_003),
+             "tags": [.string("t\(index)")], "ok": .bool(index.isMultiple(of: 2))]
+        }
+        var decoded = try records.map { record in try RecordCodec.encode(record).withUnsafeBytes { try shapes.decode($0) } }
+        #expect(shapes.hits == records.count - 1)
+        #expect(decoded == records)
+        decoded[2]["name"] = "changed"
+        decoded[2]["extra"] = .int(1)
+        #expect(decoded[1] == records[1] && decoded[3] == records[3])
+        #expect(try RecordCodec.encode(records[2]).withUnsafeBytes { try shapes.decode($0) } == records[2])
+    }
+
+    /// A record of a known shape that fails on its last value: the values decoded before it are
+    /// given back, and the full decoder's error is thrown.
+    @Test func aLateFailureGivesTheFullDecodersError() throws {
+        var shapes = RecordShapes()
+        let record: [String: Value] = ["a": .string(String(repeating: "x", count: 40)), "b": .string("tail")]
+        let bytes = RecordCodec.encode(record)
+        #expect(try bytes.withUnsafeBytes { try shapes.decode($0) } == record)
+        var damaged = bytes
+        damaged[damaged.count - 1] = 0xFF  // invalid UTF-8 in the last value
+        let expected = Result { try RecordCodec.decode(damaged) }
+        let got = Result { try damaged.withUnsafeBytes { try shapes.decode($0) } }
+        guard case .failure(let a) = expected, case .failure(let b) = got else {
+            Issue.record("expected both to fail: \(expected), \(got)")
+            return
+        }
+        #expect("\(a)" == "\(b)")
+        #expect(try bytes.withUnsafeBytes { try shapes.decode($0) } == record)
+    }
+}
