@@ -59,6 +59,46 @@ import TestSupport
         #expect(try observed.count(ofKind: "blob") == 0, "applyJournal stored it on a store with an observer")
     }
 
+    /// A kind declared, closed with an index and modification times, opened again (its
+    /// declaration dropped) and declared again, with insertions between each, in one batch: each
+    /// insertion follows the catalog as it stands at its place in the stream.
+    @Test func insertionsFollowDeclarationsDroppedAndMadeAgainInOneBatch() throws {
+        let directory = try TemporaryDirectory()
+        let source = try Store(path: directory.path("source"), options: .testing)
+        var closed = try Kind("person", keys: ["name": .string, "age": .int])
+        closed.indexes = [indexOn("name", unique: true)]
+        closed.tracksModificationTimes = true
+        try source.insert(["name": "A", "extra": 1], as: ref("person/0"))
+        try source.write { txn in try txn.delete(ref("person/0")) }
+        try source.write { txn in try txn.declare(closed) }
+        try source.insert(["name": "B"], as: ref("person/1"))
+        try source.write { txn in try txn.declare(Kind("person")) }  // dropped
+        try source.insert(["name": "B", "other": true], as: ref("person/2"))
+        try source.write { txn in try txn.delete(ref("person/2")) }
+        try source.write { txn in try txn.declare(closed) }
+        try source.insert(["name": "C"], as: ref("person/3"))
+        let stream = try exported(source)
+        // All four read as bytes; the apply stores person/0 and person/2 so (their kind undeclared then).
+        #expect(try StreamEncodedApplyTests.encodedCount(stream) == 4)
+        try Self.expectSameOutcome(stream, in: directory, "declarations")
+        let stamps = { (name: String, id: String) in
+            try Store(path: directory.path(name), options: .testing).read { try $0.modificationTimes(of: ref("person/\(id)")) }
+        }
+        for id in ["1", "3"] { #expect(try stamps("fast-declarations", id) == stamps("slow-declarations", id) && stamps("fast-declarations", id).count == 1) }
+    }
+
+    /// A bytes-path insertion that a declaration later in the same batch refuses (a crafted
+    /// stream: the source could not have declared it so): the same refusal both ways.
+    @Test func aDeclarationRefusedByAnEarlierBytesInsertionIsRefusedAlike() throws {
+        let directory = try TemporaryDirectory()
+        let source = try Store(path: directory.path("source"), options: .testing)
+        try source.insert(["name": "A"], as: ref("person/0"))
+        try source.write { txn in try txn.declare(Kind("person", keys: ["name": .string])) }
+        var entries = try source.journalEntries()
+        entries[0].newValue = ["name": "A", "bogus": 1]
+        try Self.expectSameOutcome(StreamEncodedApplyTests.stream(of: entries, from: source.id), in: directory, "refused")
+    }
+
     /// Values at the edges of the encoder's canonical form, each in a stream of its own: NaN
     /// payloads, -0.0, infinite and NaN dates, non-NFC strings, nested nulls and empty containers,
     /// nested keys no key path names, references with non-ASCII ids, nesting at the limit.
