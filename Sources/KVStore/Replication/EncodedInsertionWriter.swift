@@ -41,20 +41,24 @@ struct EncodedInsertionWriter {
         return !isDeclared
     }
 
+    /// The insertion's record reference as text (`kind/id`: the two are adjacent in the entry).
+    private static func ref(of insertion: EncodedInsertion, in bytes: UnsafeRawBufferPointer) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[insertion.kind.lowerBound ..< insertion.id.upperBound]), as: UTF8.self)
+    }
+
     /// Stores the record and journals it with `origin` (its store id as lowercase text, and its
     /// sequence there; none for a rebuild's local entries).
-    /// - Returns: nil when applied; when the record exists already, what the decoding apply says,
-    ///   and nothing of the entry is written.
+    /// - Returns: nil when applied; when the record exists already or is too large, what the
+    ///   decoding apply says, and nothing of the entry is written.
     mutating func insert(_ insertion: EncodedInsertion, origin: (store: UnsafeRawBufferPointer, sequence: UInt64)?, in bytes: UnsafeRawBufferPointer) throws -> String? {
         let txn = transaction
         try count(kind: UnsafeRawBufferPointer(rebasing: bytes[insertion.kind]))
         let kind = UnsafeRawBufferPointer(rebasing: bytes[insertion.kind]), id = UnsafeRawBufferPointer(rebasing: bytes[insertion.id])
         let fields = UnsafeRawBufferPointer(rebasing: bytes[insertion.record.lowerBound + 1 ..< insertion.record.upperBound])
-        // What the decoding apply refuses (a source written before the limit): the replica's own
-        // entry, with its origin, must fit in a stream frame too.
+        // What the decoding apply refuses too (a source written before the limit): the replica's
+        // own entry, with its origin, must fit in a stream frame.
         if 1 + fields.count > KeyValueCodingError.maximumRecordSize {
-            let ref = try RecordRef(kind: String(decoding: kind, as: UTF8.self), id: String(decoding: id, as: UTF8.self))
-            throw KeyValueCodingError.recordTooLarge(size: 1 + fields.count, keyPath: nil, ref: ref)
+            return KeyValueCodingError.appliedRecordTooLarge(size: 1 + fields.count, ref: Self.ref(of: insertion, in: bytes))
         }
         Self.write(into: &key, count: kind.count + 1 + id.count) { out in
             out.bytes(kind)
@@ -66,8 +70,7 @@ struct EncodedInsertionWriter {
             out.bytes(fields)
         }
         guard try txn.transaction.insert(key, record, in: txn.databases.records) else {
-            let ref = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[insertion.kind.lowerBound ..< insertion.id.upperBound]), as: UTF8.self)
-            return "\(ref) to insert already exists"
+            return "\(Self.ref(of: insertion, in: bytes)) to insert already exists"
         }
         inserted += 1
         let position = try txn.nextJournalPosition()

@@ -32,6 +32,9 @@ extension WriteTransaction {
                 let checked = values.values.contains(where: \.isNull) ? values.filter { !$0.value.isNull } : values
                 (new, encoded) = (.dictionary(checked), RecordCodec.encode(checked))
             }
+            if encoded.count > KeyValueCodingError.maximumRecordSize {
+                return KeyValueCodingError.appliedRecordTooLarge(size: encoded.count, ref: ref)
+            }
             let indexed = try maintainedIndexes(ofKind: ref.kind)
             let indexChanges: IndexChanges? = indexed.isEmpty ? nil : try encoded.withUnsafeBytes { bytes in
                 try self.indexChanges(in: indexed, of: ref, changedKey: nil, old: nil, new: topValues(in: bytes, of: ref))

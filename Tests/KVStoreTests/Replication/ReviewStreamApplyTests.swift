@@ -32,13 +32,11 @@ import TestSupport
                      keyPath: nil, change: .recordInserted, oldValue: nil, newValue: .dictionary(values))
     }
 
-    /// FAILS: a record over ``KeyValueCodingError/maximumRecordSize`` whose entry still fits a
-    /// stream frame. The bytes path refuses it (`EncodedInsertionWriter.insert`: recordTooLarge,
-    /// thrown as a KeyValueCodingError, not a divergence); the decoding apply
-    /// (`WriteTransaction.apply(_:)`, `.recordInserted`) checks no record size — only
-    /// `journal`'s entryTooLarge at the frame limit — and stores a record over the documented
-    /// limit. The same stream applies to a store with observers (or a declared kind) and is
-    /// refused by one without.
+    /// A record over ``KeyValueCodingError/maximumRecordSize`` whose entry still fits a stream
+    /// frame (a source written before the limit). The bytes path threw a bare recordTooLarge; the
+    /// decoding apply (`WriteTransaction.apply(_:)`, `.recordInserted`) checked no record size and
+    /// stored it — so the same stream applied to a store with observers (or a declared kind) and
+    /// was refused by one without. Both now refuse it as a divergence naming the record.
     @Test func aRecordOverTheSizeLimitIsRefusedByBothPaths() throws {
         let directory = try TemporaryDirectory()
         let size = KeyValueCodingError.maximumRecordSize + 1_000
@@ -50,7 +48,11 @@ import TestSupport
         let fastError = #expect(throws: (any Error).self) { try apply(stream, to: fast) }
         let slowError = #expect(throws: (any Error).self) { try StreamEncodedApplyTests.applyDecoded(stream, to: slow) }
         #expect(try slow.count(ofKind: "blob") == 0, "the decoding apply stored a record over the size limit")
-        #expect(fastError.map { "\(type(of: $0))" } == slowError.map { "\(type(of: $0))" })
+        for error in [fastError, slowError] {
+            let refusal = try #require(error as? JournalApplyError)
+            #expect(refusal.code == .diverged)
+            #expect("\(refusal)".contains("blob/1's record takes"))
+        }
         // The same public call on a store with an observer in this process (the decoding apply).
         let observed = try Store(path: directory.path("observed"), options: .testing)
         let token = try observed.observeKind("other") { _ in }
