@@ -26,13 +26,6 @@ extension KeyValueCodingError {
             keyPath: keyPath, ref: ref)
     }
 
-    /// Why an applied journal entry's record of `size` bytes is refused: past
-    /// ``maximumRecordSize`` (a source written before the limit). Both applies (the decoding one
-    /// and the one that stores records as their bytes) say this, as a divergence.
-    static func appliedRecordTooLarge(size: Int, ref: some CustomStringConvertible) -> String {
-        "\(ref)'s record takes \(size) bytes, more than \(maximumRecordSize), the largest record a store holds"
-    }
-
     /// A change whose journal entry would take `size` bytes, more than a journal stream frame.
     public static func entryTooLarge(size: Int, keyPath: String?, ref: RecordRef) -> Self {
         let subject = keyPath.map { "change '\($0)'" } ?? "change the record"

@@ -48,17 +48,18 @@ struct EncodedInsertionWriter {
 
     /// Stores the record and journals it with `origin` (its store id as lowercase text, and its
     /// sequence there; none for a rebuild's local entries).
-    /// - Returns: nil when applied; when the record exists already or is too large, what the
-    ///   decoding apply says, and nothing of the entry is written.
+    /// - Returns: nil when applied; when the record exists already, what the decoding apply says,
+    ///   and nothing of the entry is written.
+    /// - Throws: `KeyValueCodingError.recordTooLarge` past the record limit, as the decoding apply.
     mutating func insert(_ insertion: EncodedInsertion, origin: (store: UnsafeRawBufferPointer, sequence: UInt64)?, in bytes: UnsafeRawBufferPointer) throws -> String? {
         let txn = transaction
         try count(kind: UnsafeRawBufferPointer(rebasing: bytes[insertion.kind]))
         let kind = UnsafeRawBufferPointer(rebasing: bytes[insertion.kind]), id = UnsafeRawBufferPointer(rebasing: bytes[insertion.id])
         let fields = UnsafeRawBufferPointer(rebasing: bytes[insertion.record.lowerBound + 1 ..< insertion.record.upperBound])
-        // What the decoding apply refuses too (a source written before the limit): the replica's
-        // own entry, with its origin, must fit in a stream frame.
+        // What the decoding apply refuses too (a source written before the limit), with the same
+        // error: the replica's own entry, with its origin, must fit in a stream frame.
         if 1 + fields.count > KeyValueCodingError.maximumRecordSize {
-            return KeyValueCodingError.appliedRecordTooLarge(size: 1 + fields.count, ref: Self.ref(of: insertion, in: bytes))
+            throw KeyValueCodingError.recordTooLarge(size: 1 + fields.count, keyPath: nil, ref: try RecordRef(Self.ref(of: insertion, in: bytes)))
         }
         Self.write(into: &key, count: kind.count + 1 + id.count) { out in
             out.bytes(kind)

@@ -32,8 +32,9 @@ extension WriteTransaction {
                 let checked = values.values.contains(where: \.isNull) ? values.filter { !$0.value.isNull } : values
                 (new, encoded) = (.dictionary(checked), RecordCodec.encode(checked))
             }
+            // A source written before the record limit: refused as the bytes path refuses it.
             if encoded.count > KeyValueCodingError.maximumRecordSize {
-                return KeyValueCodingError.appliedRecordTooLarge(size: encoded.count, ref: ref)
+                throw KeyValueCodingError.recordTooLarge(size: encoded.count, keyPath: nil, ref: ref)
             }
             let indexed = try maintainedIndexes(ofKind: ref.kind)
             let indexChanges: IndexChanges? = indexed.isEmpty ? nil : try encoded.withUnsafeBytes { bytes in

@@ -33,10 +33,10 @@ import TestSupport
     }
 
     /// A record over ``KeyValueCodingError/maximumRecordSize`` whose entry still fits a stream
-    /// frame (a source written before the limit). The bytes path threw a bare recordTooLarge; the
+    /// frame (a source written before the limit). The bytes path refused it with `tooLarge`; the
     /// decoding apply (`WriteTransaction.apply(_:)`, `.recordInserted`) checked no record size and
     /// stored it — so the same stream applied to a store with observers (or a declared kind) and
-    /// was refused by one without. Both now refuse it as a divergence naming the record.
+    /// was refused by one without. Both now refuse it with `tooLarge`, naming the record.
     @Test func aRecordOverTheSizeLimitIsRefusedByBothPaths() throws {
         let directory = try TemporaryDirectory()
         let size = KeyValueCodingError.maximumRecordSize + 1_000
@@ -49,9 +49,9 @@ import TestSupport
         let slowError = #expect(throws: (any Error).self) { try StreamEncodedApplyTests.applyDecoded(stream, to: slow) }
         #expect(try slow.count(ofKind: "blob") == 0, "the decoding apply stored a record over the size limit")
         for error in [fastError, slowError] {
-            let refusal = try #require(error as? JournalApplyError)
-            #expect(refusal.code == .diverged)
-            #expect("\(refusal)".contains("blob/1's record takes"))
+            let refusal = try #require(error as? KeyValueCodingError)
+            #expect(refusal.code == .tooLarge)
+            #expect(refusal.ref == ref("blob/1"))
         }
         // The same public call on a store with an observer in this process (the decoding apply).
         let observed = try Store(path: directory.path("observed"), options: .testing)
