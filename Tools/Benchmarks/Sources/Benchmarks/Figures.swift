@@ -48,12 +48,16 @@ struct Figures {
 
     /// Another process following the journal (``FollowLatency``), one commit every 3 ms.
     private func followLatency() throws -> Figure {
-        let (afterReturn, _) = try FollowLatency.measure(commits: config.followCommits, interval: 3, directory: root, durability: .full)
+        // `.full` syncs a commit's meta page after the commit is visible, so a follower may see it
+        // before the writer's call returns: the time from the call's start is reported beside.
+        let (afterReturn, afterStart) = try FollowLatency.measure(commits: config.followCommits, interval: 3, directory: root, durability: .full)
         let p50 = FollowLatency.percentile(0.5, of: afterReturn), p99 = FollowLatency.percentile(0.99, of: afterReturn)
+        let startP50 = FollowLatency.percentile(0.5, of: afterStart), startP99 = FollowLatency.percentile(0.99, of: afterStart)
         return Figure(
             number: firstNumber, name: "another process sees a commit (\(config.followCommits) commits, JournalFollower)",
-            durability: "full", result: String(format: "p50 %.2f ms, p99 %.2f ms", p50, p99),
-            target: "p99 < 20 ms", met: p99 < 20, figures: ["p50Ms": p50, "p99Ms": p99])
+            durability: "full",
+            result: String(format: "p50 %.2f ms, p99 %.2f ms after the write returned; p50 %.2f ms, p99 %.2f ms after it began", p50, p99, startP50, startP99),
+            target: "p99 < 20 ms", met: p99 < 20, figures: ["p50Ms": p50, "p99Ms": p99, "fromStartP50Ms": startP50, "fromStartP99Ms": startP99])
     }
 
     /// `bigRecords` dataset records, 1,000 per transaction, journal on (`.noSync` while loading,
