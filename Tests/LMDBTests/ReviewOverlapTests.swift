@@ -13,14 +13,8 @@ import Glibc
 
 /// Fault tests: in the serialized suite that owns `SyncFaults` (one armed descriptor at a time).
 extension ReviewWriteSyncFailureTests {
-    fileprivate func descriptor(_ env: Environment) throws -> Int32 {
-        var fd: Int32 = -1
-        try #require(mdb_env_get_fd(env.handle, &fd) == 0)
-        return fd
-    }
-
-    /// The failure count a commit is checked against was taken after `mdb_txn_commit`
-    /// returned (it is now taken before), and LMDB has written the meta page (unsynced) before that. A sync on another
+    /// The failure count a commit is checked against was taken after `mdb_txn_commit` returned
+    /// (it is now taken before), and LMDB has written the meta page (unsynced) before that. A sync on another
     /// thread — a requested `sync()`, or the pipeline's syncer syncing the group before —
     /// may write that page, take its writeback error and count it in between: the count
     /// taken includes it, the commit's own later `fdatasync` returns 0, and the commit is
@@ -30,7 +24,7 @@ extension ReviewWriteSyncFailureTests {
         let dir = try TemporaryDirectory()
         let env = try Environment(path: dir.path)  // .full
         let db = try env.openDatabase("things")
-        let fd = try descriptor(env)
+        let fd = try dataFileDescriptor(env)
         defer { _ = SyncFaults.failNext.compareExchange(expected: fd, desired: -1, ordering: .relaxed) }
         let requested = LockedState<Bool?>(nil)
         let write = GroupedWrite(
@@ -67,7 +61,7 @@ extension ReviewWriteSyncFailureTests {
         let dir = try TemporaryDirectory()
         let env = try Environment(path: dir.path)  // .full
         let db = try env.openDatabase("things")
-        let fd = try descriptor(env)
+        let fd = try dataFileDescriptor(env)
         defer { _ = SyncFaults.failNext.compareExchange(expected: fd, desired: -1, ordering: .relaxed) }
         let pageSize = env.info().pageSize
         let keys = (0..<40).map { Array("key-\($0)".utf8) }

@@ -37,7 +37,8 @@ func reviewWriteFdatasync(_ fd: Int32) -> Int32 {
 /// Review of the `.full` meta-page sync outside the write lock and of `.periodicSync`: a sync
 /// error must reach the commits it may cover.
 @Suite(.serialized) struct ReviewWriteSyncFailureTests {
-    private func dataFileDescriptor(_ env: Environment) throws -> Int32 {
+    /// LMDB's descriptor of the data file (the one its syncs use).
+    func dataFileDescriptor(_ env: Environment) throws -> Int32 {
         var fd: Int32 = -1
         try #require(mdb_env_get_fd(env.handle, &fd) == 0)
         return fd
