@@ -12,7 +12,7 @@ struct ReviewStudioTimeTravelTests {
     @Test(arguments: 1...6 as ClosedRange<UInt64>)
     func randomHistoriesMatchAReplay(seed: UInt64) async throws {
         try await StudioFixture.with { fixture in
-            var random = SplitMix(seed: seed)
+            var random = SeededRandom(seed)
             for _ in 0..<30 {
                 let steps = (0..<Int.random(in: 1...3, using: &random)).map { _ in Self.step(&random) }
                 try? await fixture.store.write { txn in for step in steps { try step(txn) } }
@@ -36,7 +36,7 @@ struct ReviewStudioTimeTravelTests {
 
     /// One random change of one of four records `r/0`…`r/3`; it may fail (a missing
     /// intermediate, no such record), which aborts its commit.
-    static func step(_ random: inout SplitMix) -> @Sendable (WriteTransaction) throws -> Void {
+    static func step(_ random: inout SeededRandom) -> @Sendable (WriteTransaction) throws -> Void {
         let target = ref("r/\(Int.random(in: 0..<4, using: &random))")
         let value = Self.value(&random)
         let key = ["a", "d", "n", "list"].randomElement(using: &random)!
@@ -60,7 +60,7 @@ struct ReviewStudioTimeTravelTests {
         }
     }
 
-    static func value(_ random: inout SplitMix) -> Value {
+    static func value(_ random: inout SeededRandom) -> Value {
         switch Int.random(in: 0..<6, using: &random) {
         case 0: .null
         case 1: .int(Int64.random(in: 0..<100, using: &random))
@@ -69,18 +69,5 @@ struct ReviewStudioTimeTravelTests {
         case 4: .array([.int(7), .null])
         default: .double(1.0)
         }
-    }
-}
-
-/// A seeded generator, so that a failing history can be run again.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
