@@ -53,8 +53,7 @@ extension Environment {
                 var committed: UnsyncedCommit?
                 while try !commit(group, committed: &committed) {}
                 if let committed, group.contains(where: { $0.error == nil }) {
-                    try syncUnderLockAfterFailures(committed)
-                    if options.durability.syncsMetaAfterCommit { unsynced = committed }
+                    unsynced = try settle(committed)
                 }
             } catch {
                 for write in group where write.error == nil { write.error = error }

@@ -52,16 +52,21 @@ extension Environment {
         syncState.failure(since: commit)
     }
 
+    /// What follows `commit` while the write lock is still held: the sync a counted failure asks
+    /// for, and the commit to hand to ``syncCommitted(since:)`` after the lock when the
+    /// durability syncs its meta page there (``Durability/syncsMetaAfterCommit``), else nil.
+    ///
     /// After a counted failure, a meta page may be lost while a later commit reuses the pages
     /// the last durable meta page names (LMDB reuses pages freed up to two commits back, which
     /// is safe only while one of those meta pages is on the disk): until a commit's meta page is
     /// synced with no new failure, each commit of a mode that does not sync its meta page in the
-    /// commit (`.full`, `.noMetaSync`) syncs it before the write lock is released. Called with
-    /// the write lock held, after `commit` committed.
-    func syncUnderLockAfterFailures(_ commit: UnsyncedCommit) throws(LMDBError) {
-        guard options.durability.flags & UInt32(MDB_NOMETASYNC) != 0, syncState.hasUnclearedFailure else { return }
-        try syncFile()
-        syncState.cleared(through: commit)
+    /// commit (`.full`, `.noMetaSync`) syncs it before the write lock is released.
+    func settle(_ commit: UnsyncedCommit) throws(LMDBError) -> UnsyncedCommit? {
+        if options.durability.flags & UInt32(MDB_NOMETASYNC) != 0, syncState.hasUnclearedFailure {
+            try syncFile()
+            syncState.cleared(through: commit)
+        }
+        return options.durability.syncsMetaAfterCommit ? commit : nil
     }
 
     /// `mdb_env_sync(env, force)`, one at a time, noting the commits it covers for the periodic

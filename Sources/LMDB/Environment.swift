@@ -288,8 +288,7 @@ public final class Environment: Sendable {
                 if commit.code == MDB_MAP_FULL, try growMap() { continue }
                 try LMDBError.check(commit.code, "mdb_txn_commit")
                 didCommit()
-                try syncUnderLockAfterFailures(commit.commit)
-                if options.durability.syncsMetaAfterCommit { unsynced = commit.commit }
+                unsynced = try settle(commit.commit)
                 return result
             }
         }
